@@ -1,0 +1,143 @@
+// Package grader is the course's black-box tester. Each lesson is a list of
+// checks that build the lesson's server, run it as a real MCP client would
+// (a child process on pipes, an HTTP server on loopback), and hold its
+// behaviour to the MCP spec.
+//
+// Learners run one lesson at a time:
+//
+//	go test ./grader -run Lesson01
+//
+// These environment variables choose what is graded:
+//
+//	GRADER_TARGET   the folder holding the stage folders, relative to the
+//	                course root: "." (the default, your code) or "solutions"
+//	GRADER_VARIANT  grade a known-bad variant of the solutions, by name
+//	                (see grader/variants), to watch a check catch a mistake
+//	GRADER_RACE=1   build the server with the race detector
+//	GRADER_VERBOSE=1 print the wire log of passing checks too
+package grader
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"mcpcourse/grader/internal/build"
+	"mcpcourse/grader/internal/check"
+	"mcpcourse/grader/variants"
+)
+
+// Lesson is one stage of the course and the checks that grade it.
+type Lesson struct {
+	Number string // "01"
+	Stage  string // the stage's folder, such as "01-stdio"
+	Title  string
+	Guide  string // the lesson text, relative to the course root
+	Checks []*check.Check
+}
+
+// Lessons returns every lesson, in course order.
+func Lessons() []*Lesson { return []*Lesson{Lesson01} }
+
+// LessonByNumber returns the lesson numbered n ("01"), or nil.
+func LessonByNumber(n string) *Lesson {
+	for _, l := range Lessons() {
+		if l.Number == n {
+			return l
+		}
+	}
+	return nil
+}
+
+// Options chooses the code to grade.
+type Options struct {
+	Root    string            // the course root (where go.mod is)
+	Base    string            // the folder holding the stage folders, relative to Root
+	Variant *variants.Variant // a known-bad variant of the solutions, or nil
+	Race    bool              // build with the race detector
+}
+
+// OptionsFromEnv reads the GRADER_* environment variables.
+func OptionsFromEnv() (Options, error) {
+	root, err := build.ModuleRoot()
+	if err != nil {
+		return Options{}, err
+	}
+	o := Options{Root: root, Base: ".", Race: os.Getenv("GRADER_RACE") == "1"}
+	if base := os.Getenv("GRADER_TARGET"); base != "" {
+		o.Base = base
+	}
+	if name := os.Getenv("GRADER_VARIANT"); name != "" {
+		o.Variant = variants.Lookup(name)
+		if o.Variant == nil {
+			return Options{}, fmt.Errorf("GRADER_VARIANT=%s: no such variant; known: %s", name, strings.Join(variants.Names(), ", "))
+		}
+		o.Base = "solutions"
+	}
+	return o, nil
+}
+
+// Package returns the main package the lesson builds, relative to the root,
+// in the form a learner can pass to go run.
+func (o Options) Package(l *Lesson) string {
+	return "./" + filepath.ToSlash(filepath.Join(o.Base, l.Stage, "cmd", "server"))
+}
+
+// buildTimeout bounds one go build, dependencies included.
+const buildTimeout = 5 * time.Minute
+
+// Prepare builds the lesson's server and describes it as a check target.
+// A build failure comes back as a *build.Error holding the compiler output.
+func Prepare(ctx context.Context, l *Lesson, o Options) (check.Target, error) {
+	ctx, cancel := context.WithTimeout(ctx, buildTimeout)
+	defer cancel()
+	req := build.Request{Root: o.Root, Package: o.Package(l), Race: o.Race}
+	name := "your code"
+	switch {
+	case o.Variant != nil:
+		tmp, err := build.TempDir()
+		if err != nil {
+			return check.Target{}, err
+		}
+		overlay, err := o.Variant.Overlay(o.Root, tmp)
+		if err != nil {
+			return check.Target{}, err
+		}
+		req.Overlay = overlay
+		name = "variant " + o.Variant.Name
+	case filepath.Clean(o.Base) != ".":
+		name = o.Base
+	}
+	bin, err := build.Binary(ctx, req)
+	if err != nil {
+		return check.Target{}, err
+	}
+	return check.Target{Name: name, Binary: bin, Package: req.Package}, nil
+}
+
+// parallel is how many checks RunAll runs at once. Checks spend most of
+// their time waiting on the target, so more than one per CPU is fine.
+const parallel = 8
+
+// RunAll runs every check of l against target, several at a time, and
+// returns the results in the lesson's order.
+func RunAll(ctx context.Context, l *Lesson, target check.Target) []check.Result {
+	results := make([]check.Result, len(l.Checks))
+	sem := make(chan struct{}, parallel)
+	var wg sync.WaitGroup
+	for i, c := range l.Checks {
+		wg.Add(1)
+		go func(i int, c *check.Check) {
+			defer wg.Done()
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			results[i] = check.Run(ctx, c, target)
+		}(i, c)
+	}
+	wg.Wait()
+	return results
+}

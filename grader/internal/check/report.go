@@ -1,0 +1,164 @@
+package check
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+	"unicode/utf8"
+)
+
+// Wire records what a check sent and received, for the failure report.
+// It keeps the start and the end of a long conversation and drops the middle,
+// so that its memory stays bounded whatever the target sends.
+type Wire struct {
+	mu      sync.Mutex
+	start   time.Time
+	head    []wireEntry
+	tail    []wireEntry
+	dropped int
+}
+
+type wireEntry struct {
+	at   time.Duration
+	mark string // ">" sent, "<" received, "·" an event
+	text string
+}
+
+const (
+	wireHead  = 12  // entries kept from the start of a conversation
+	wireTail  = 40  // and from its end
+	shownText = 240 // bytes of one entry shown in a report
+)
+
+func newWire(start time.Time) *Wire { return &Wire{start: start} }
+
+// Sent records bytes sent to the target.
+func (w *Wire) Sent(text string) { w.add(">", text) }
+
+// Received records bytes received from the target.
+func (w *Wire) Received(text string) { w.add("<", text) }
+
+// Event records something that happened, such as "closed stdin".
+func (w *Wire) Event(format string, args ...any) { w.add("·", fmt.Sprintf(format, args...)) }
+
+func (w *Wire) add(mark, text string) {
+	e := wireEntry{at: time.Since(w.start), mark: mark, text: Show(text)}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if len(w.head) < wireHead {
+		w.head = append(w.head, e)
+		return
+	}
+	w.tail = append(w.tail, e)
+	if len(w.tail) > wireTail {
+		w.tail = w.tail[1:]
+		w.dropped++
+	}
+}
+
+func (w *Wire) lines() []string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	var out []string
+	format := func(e wireEntry) string {
+		return fmt.Sprintf("+%.3fs %s %s", e.at.Seconds(), e.mark, e.text)
+	}
+	for _, e := range w.head {
+		out = append(out, format(e))
+	}
+	if w.dropped > 0 {
+		out = append(out, fmt.Sprintf("… %d more lines …", w.dropped))
+	}
+	for _, e := range w.tail {
+		out = append(out, format(e))
+	}
+	return out
+}
+
+// Show makes text printable in a report: it is cut to a readable length, and
+// quoted (Go syntax) when it holds anything a terminal would hide, such as a
+// trailing "\r" or a control character.
+func Show(text string) string {
+	text, cut := shorten(text)
+	if needsQuotes(text) {
+		return strconv.Quote(text) + cut
+	}
+	return text + cut
+}
+
+// Quote is Show, but always quoted, so that an empty or blank value is seen.
+func Quote(text string) string {
+	text, cut := shorten(text)
+	return strconv.Quote(text) + cut
+}
+
+// shorten cuts text to shownText bytes, on a rune boundary, and says so.
+func shorten(text string) (short, cut string) {
+	if len(text) <= shownText {
+		return text, ""
+	}
+	n := shownText
+	for n > 0 && !utf8.RuneStart(text[n]) {
+		n--
+	}
+	return text[:n], fmt.Sprintf(" … (%d bytes in all)", len(text))
+}
+
+func needsQuotes(s string) bool {
+	if s == "" || strings.TrimSpace(s) != s {
+		return true
+	}
+	for _, r := range s {
+		if r < 0x20 || r == 0x7f || r == utf8.RuneError {
+			return true
+		}
+	}
+	return false
+}
+
+// report formats the recorded failure. It reads t's fields; the caller holds t.mu.
+func (t *T) report(c *Check, status Status) string {
+	f := t.failure
+	var b strings.Builder
+	field := func(name, value string) {
+		if value == "" {
+			return
+		}
+		for i, line := range strings.Split(strings.TrimRight(value, "\n"), "\n") {
+			if i == 0 {
+				fmt.Fprintf(&b, "  %-7s %s\n", name, line)
+			} else {
+				fmt.Fprintf(&b, "  %-7s %s\n", "", line)
+			}
+		}
+	}
+
+	fmt.Fprintf(&b, "%s %s [%s] %s\n", status, c.ID, c.Severity, c.Title)
+	field("what", f.What)
+	field("got", f.Got)
+	field("want", f.Want)
+	field("spec", c.Spec.String())
+	field("course", c.Course)
+	hint := c.Hint
+	if f.Hint != "" {
+		hint = f.Hint + "\n" + c.Hint
+	}
+	field("hint", hint)
+	repro := f.Repro
+	if repro == "" && t.repro != nil {
+		repro = t.repro()
+	}
+	field("repro", repro)
+	field("target", t.Target.Name+" ("+t.Target.Package+")")
+	field("wire", strings.Join(t.Wire.lines(), "\n"))
+	var stderr []string
+	for _, tail := range t.stderr {
+		if s := strings.TrimRight(tail(), "\n"); s != "" {
+			stderr = append(stderr, s)
+		}
+	}
+	field("stderr", strings.Join(stderr, "\n"))
+	return b.String()
+}

@@ -1,0 +1,168 @@
+// Package selftest proves that the grader works: the reference passes every
+// check, the untouched starter fails every check that needs the learner's
+// work, and every check is failed by at least one known-bad variant, which
+// fails exactly the checks it names and no others.
+//
+// It runs in CI through the course's own test command; it is slow, because it
+// builds and grades every variant.
+package selftest
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"mcpcourse/grader"
+	"mcpcourse/grader/internal/build"
+	"mcpcourse/grader/internal/check"
+	"mcpcourse/grader/variants"
+)
+
+func TestMain(m *testing.M) {
+	flag.Parse()
+	// Grading a variant is mostly waiting on its server, so grade a few at
+	// once, but not so many that a loaded machine makes timing checks flaky.
+	if f := flag.Lookup("test.parallel"); f != nil && !isSet("test.parallel") {
+		f.Value.Set("3")
+	}
+	code := m.Run()
+	build.Cleanup()
+	os.Exit(code)
+}
+
+func isSet(name string) bool {
+	set := false
+	flag.Visit(func(f *flag.Flag) { set = set || f.Name == name })
+	return set
+}
+
+// referenceRuns is how many times the reference is graded under -race:
+// a check that passes only sometimes is a flaky check, and a flaky check
+// teaches learners to ignore the grader.
+const referenceRuns = 3
+
+func options(t *testing.T) grader.Options {
+	t.Helper()
+	root, err := build.ModuleRoot()
+	require.NoError(t, err)
+	return grader.Options{Root: root, Base: "."}
+}
+
+// grade builds the lesson for o and runs all its checks.
+func grade(t *testing.T, l *grader.Lesson, o grader.Options) map[string]check.Result {
+	t.Helper()
+	target, err := grader.Prepare(context.Background(), l, o)
+	require.NoError(t, err, "building %s", o.Package(l))
+	out := map[string]check.Result{}
+	for _, r := range grader.RunAll(context.Background(), l, target) {
+		out[r.Check.ID] = r
+	}
+	return out
+}
+
+func TestReferencePassesEveryCheckUnderRace(t *testing.T) {
+	for _, l := range grader.Lessons() {
+		t.Run("Lesson"+l.Number, func(t *testing.T) {
+			o := options(t)
+			o.Base, o.Race = "solutions", true
+			for run := 1; run <= referenceRuns; run++ {
+				for id, r := range grade(t, l, o) {
+					assert.Equal(t, check.Pass, r.Status, "run %d: the reference fails %s:\n%s", run, id, r.Report)
+				}
+			}
+		})
+	}
+}
+
+func TestStarterFailsEveryCheckThatNeedsWork(t *testing.T) {
+	for _, l := range grader.Lessons() {
+		t.Run("Lesson"+l.Number, func(t *testing.T) {
+			for id, r := range grade(t, l, options(t)) {
+				if reason := r.Check.StarterMayPass; reason != "" {
+					t.Logf("%s may pass on the starter: %s", id, reason)
+					continue
+				}
+				assert.NotEqual(t, check.Pass, r.Status, "the untouched starter passes %s, a check that needs the learner's work", id)
+			}
+		})
+	}
+}
+
+func TestEachVariantFailsExactlyTheChecksItNames(t *testing.T) {
+	for _, v := range variants.All() {
+		v := v
+		t.Run(v.Name, func(t *testing.T) {
+			t.Parallel()
+			l := grader.LessonByNumber(v.Lesson)
+			require.NotNil(t, l, "variant %s names lesson %s, which does not exist", v.Name, v.Lesson)
+			o := options(t)
+			o.Base, o.Variant = "solutions", v
+			results := grade(t, l, o)
+
+			var failed []string
+			var reports strings.Builder
+			for id, r := range results {
+				if r.Status != check.Pass {
+					failed = append(failed, id)
+					fmt.Fprintf(&reports, "%s\n", r.Report)
+				}
+			}
+			sort.Strings(failed)
+			want := append([]string(nil), v.Kills...)
+			sort.Strings(want)
+			assert.Equal(t, want, failed, "variant %s (%s) should fail exactly the checks it names.\nReports:\n%s", v.Name, v.Mistake, reports.String())
+			for id, r := range results {
+				if r.Status != check.Pass {
+					assert.Contains(t, r.Report, "hint", "%s's report has no hint", id)
+					assert.Contains(t, r.Report, "MCP ", "%s's report cites no spec", id)
+				}
+			}
+		})
+	}
+}
+
+func TestEveryCheckIsKilledByAVariant(t *testing.T) {
+	killed := map[string]bool{}
+	for _, v := range variants.All() {
+		for _, id := range v.Kills {
+			killed[v.Lesson+"/"+id] = true
+		}
+	}
+	for _, l := range grader.Lessons() {
+		for _, c := range l.Checks {
+			assert.True(t, killed[l.Number+"/"+c.ID], "no variant fails %s: a check that cannot fail is a defect", c.ID)
+		}
+	}
+}
+
+func TestChecksAreWellFormed(t *testing.T) {
+	ids := map[string]bool{}
+	for _, l := range grader.Lessons() {
+		for _, c := range l.Checks {
+			assert.False(t, ids[c.ID], "duplicate check id %s", c.ID)
+			ids[c.ID] = true
+			assert.NotEmpty(t, c.Title, c.ID)
+			assert.NotEmpty(t, c.Hint, "%s has no hint", c.ID)
+			assert.NotEmpty(t, c.Spec.Rev, "%s cites no spec revision", c.ID)
+			assert.NotEmpty(t, c.Spec.Section, "%s cites no spec section", c.ID)
+			assert.NotZero(t, c.Step, "%s names no lesson step", c.ID)
+			assert.Positive(t, c.Budget, "%s has no budget", c.ID)
+			assert.Contains(t, []check.Severity{check.Must, check.Should}, c.Severity, c.ID)
+			assert.NotNil(t, c.Run, c.ID)
+		}
+	}
+	for _, v := range variants.All() {
+		assert.NotEmpty(t, v.Mistake, v.Name)
+		assert.NotEmpty(t, v.Kills, "variant %s names no check it fails", v.Name)
+		for _, id := range v.Kills {
+			assert.True(t, ids[id], "variant %s names an unknown check %s", v.Name, id)
+		}
+	}
+}

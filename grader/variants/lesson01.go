@@ -1,0 +1,400 @@
+package variants
+
+// Files of the reference that lesson 01's variants edit.
+const (
+	stdioMain   = "solutions/01-stdio/cmd/server/main.go"
+	stdioServe  = "solutions/01-stdio/serve.go"
+	stdioDecode = "solutions/01-stdio/decode.go"
+	stdioBatch  = "solutions/01-stdio/batch.go"
+	stdioWriter = "solutions/01-stdio/writer.go"
+	mcpServer   = "internal/mcp/server.go"
+	mcpTools    = "internal/mcp/tools.go"
+	mcpVersions = "internal/mcp/versions.go"
+	jsonrpcGo   = "internal/jsonrpc/jsonrpc.go"
+)
+
+// lesson01 are mistakes in a stdio server: in the transport (stage 01), and
+// in the protocol logic that the learner's server could get wrong if it did
+// not use the given code.
+var lesson01 = []*Variant{
+	// Output.
+	{
+		Name: "banner-on-stdout", Lesson: "01", Kills: []string{"STDIO-06"},
+		Mistake: "prints a greeting on stdout before serving",
+		Edits: []Edit{{File: stdioMain,
+			Old: `	log.Print("serving MCP on stdin/stdout")`,
+			New: `	os.Stdout.WriteString("notes server ready\n")`,
+		}},
+	},
+	{
+		Name: "pretty-printed-output", Lesson: "01",
+		Kills: []string{"STDIO-01", "STDIO-02", "STDIO-03", "STDIO-04", "STDIO-05", "STDIO-06", "STDIO-07", "STDIO-08",
+			"STDIO-09", "STDIO-10", "STDIO-11", "STDIO-12", "STDIO-13", "STDIO-14", "STDIO-15", "STDIO-16", "STDIO-17",
+			"STDIO-18", "STDIO-19", "STDIO-20", "STDIO-21", "STDIO-22", "STDIO-23", "STDIO-24"},
+		Mistake: "indents its JSON, so one message spans many lines",
+		Edits: []Edit{{File: stdioWriter,
+			Old: `	enc.SetEscapeHTML(false) // keep "<" as "<": valid either way, but easier to read`,
+			New: `	enc.SetIndent("", "  ") // easier to read`,
+		}},
+	},
+	{
+		Name: "split-writes", Lesson: "01", Kills: []string{"STDIO-19"},
+		Mistake: "locks each Write, but writes a message and its newline with two of them",
+		Edits: []Edit{{File: stdioWriter,
+			Old: `	// One Write per message, made under the lock, is what keeps lines whole.
+	lw.mu.Lock()
+	defer lw.mu.Unlock()
+	if lw.err != nil {
+		return lw.err
+	}
+	if _, err := lw.w.Write(buf.Bytes()); err != nil {`,
+			New: `	body := buf.Bytes()
+	lw.mu.Lock()
+	lw.w.Write(body[:len(body)-1]) // the message...
+	lw.mu.Unlock()
+	lw.mu.Lock() // ...then its newline
+	defer lw.mu.Unlock()
+	if lw.err != nil {
+		return lw.err
+	}
+	if _, err := lw.w.Write(body[len(body)-1:]); err != nil {`,
+		}},
+	},
+	{
+		Name: "ignores-write-errors", Lesson: "01", Kills: []string{"STDIO-23"},
+		Mistake: "ignores the error from writing to stdout, so it never notices the client has gone",
+		Edits: []Edit{{File: stdioWriter,
+			Old: `	if _, err := lw.w.Write(buf.Bytes()); err != nil {
+		lw.err = err
+		close(lw.failed)
+	}
+	return lw.err`,
+			New: `	lw.w.Write(buf.Bytes()) // if this fails, there is nobody to tell
+	return nil`,
+		}},
+	},
+
+	// Reading.
+	{
+		Name: "default-scanner-buffer", Lesson: "01", Kills: []string{"STDIO-14"},
+		Mistake: "reads stdin with a bufio.Scanner and its default 64 KiB buffer",
+		Edits: []Edit{{File: stdioServe,
+			Old: `	r := bufio.NewReaderSize(in, 64<<10)
+	for {
+		l, err := readLine(r)
+		if err != nil {
+			errc <- err
+			return
+		}`,
+			New: `	sc := bufio.NewScanner(in)
+	for {
+		if !sc.Scan() {
+			if err := sc.Err(); err != nil {
+				errc <- err
+			} else {
+				errc <- io.EOF
+			}
+			return
+		}
+		l := line{data: append([]byte(nil), sc.Bytes()...)}`,
+		}},
+	},
+	{
+		Name: "blank-lines-are-parse-errors", Lesson: "01", Kills: []string{"STDIO-15"},
+		Mistake: "decodes blank lines too, and answers each with a parse error",
+		Edits: []Edit{{File: stdioServe,
+			Old: `	if len(data) == 0 {
+		return // blank lines carry no message
+	}
+`,
+			New: ``,
+		}},
+	},
+
+	// Decoding.
+	{
+		Name: "no-reply-to-parse-errors", Lesson: "01", Kills: []string{"STDIO-10"},
+		Mistake: "stays silent when a line is not JSON",
+		Edits: []Edit{{File: stdioServe,
+			Old: `	case reject != nil:
+		c.out.send(reject) // answer, then carry on with the next line`,
+			New: `	case reject != nil && reject.Error.Code == jsonrpc.CodeParseError:
+		// Not JSON: nothing sensible to say.
+	case reject != nil:
+		c.out.send(reject)`,
+		}},
+	},
+	{
+		Name: "exit-on-parse-error", Lesson: "01", Kills: []string{"STDIO-10"},
+		Mistake: "stops serving at the first line that is not JSON (the official Go SDK's stdio server does this)",
+		Edits: []Edit{{File: stdioServe,
+			Old: `	case reject != nil:
+		c.out.send(reject) // answer, then carry on with the next line`,
+			New: `	case reject != nil && reject.Error.Code == jsonrpc.CodeParseError:
+		panic(fmt.Sprintf("cannot parse %q", data))
+	case reject != nil:
+		c.out.send(reject)`,
+		}},
+	},
+	{
+		Name: "decode-straight-into-message", Lesson: "01", Kills: []string{"STDIO-11", "STDIO-12", "STDIO-13"},
+		Mistake: "unmarshals each line straight into jsonrpc.Message and calls every failure a parse error",
+		Edits: []Edit{{File: stdioDecode,
+			Old: `	if data = bytes.TrimLeft(data, " \t\r\n"); len(data) == 0 || data[0] != '{' {`,
+			New: `	var naive jsonrpc.Message
+	if err := json.Unmarshal(data, &naive); err != nil {
+		return nil, jsonrpc.NewErrorResponse(jsonrpc.ID{}, jsonrpc.NewError(jsonrpc.CodeParseError, "parse error: %v", err))
+	}
+	return &naive, nil
+	if data = bytes.TrimLeft(data, " \t\r\n"); len(data) == 0 || data[0] != '{' {`,
+		}},
+	},
+	{
+		Name: "any-jsonrpc-version", Lesson: "01", Kills: []string{"STDIO-11"},
+		Mistake: `only checks that "jsonrpc" is there, not that it says "2.0"`,
+		Edits: []Edit{{File: stdioDecode,
+			Old: `	var version string
+	if json.Unmarshal(raw.JSONRPC, &version) != nil || version != jsonrpc.Version {`,
+			New: `	if raw.JSONRPC == nil {`,
+		}},
+	},
+	{
+		Name: "null-id-is-a-notification", Lesson: "01", Kills: []string{"STDIO-12"},
+		Mistake: `lets "id": null through, so the request is taken for a notification and never answered`,
+		Edits: []Edit{{File: stdioDecode,
+			Old: `		if raw.ID != nil && id == nil {
+			// JSON-RPC allows a null id; MCP does not (basic/index, "Requests").
+			return nil, invalid(echo, ` + "`a request id must not be null`" + `)
+		}
+`,
+			New: ``,
+		}},
+	},
+
+	// Concurrency.
+	{
+		Name: "serial-requests", Lesson: "01", Kills: []string{"STDIO-16", "STDIO-18"},
+		Mistake: "runs each request to the end before reading the next line",
+		Edits: []Edit{{File: stdioServe,
+			Old: `		c.inflight.Add(1)
+		go func() {
+			defer c.inflight.Done()
+			if resp := c.session.Handle(ctx, msg, c); resp != nil {
+				c.out.send(resp)
+			}
+		}()
+	default:`,
+			New: `		if resp := c.session.Handle(ctx, msg, c); resp != nil {
+			c.out.send(resp)
+		}
+	default:`,
+		}},
+	},
+	{
+		Name: "no-peer", Lesson: "01", Kills: []string{"STDIO-17"},
+		Mistake: "gives the session no Peer, so progress notifications go nowhere",
+		Edits: []Edit{{File: stdioServe,
+			Old: `			defer c.inflight.Done()
+			if resp := c.session.Handle(ctx, msg, c); resp != nil {`,
+			New: `			defer c.inflight.Done()
+			if resp := c.session.Handle(ctx, msg, nil); resp != nil {`,
+		}},
+	},
+
+	// Batches.
+	{
+		Name: "batches-at-every-version", Lesson: "01", Kills: []string{"STDIO-21"},
+		Mistake: "serves JSON-RPC batches whatever protocol version was negotiated",
+		Edits: []Edit{{File: stdioBatch,
+			Old: `	if !version.Batches {
+		return nil, invalid(jsonrpc.ID{}, noBatches(version))
+	}
+`,
+			New: ``,
+		}},
+	},
+	{
+		Name: "no-batches", Lesson: "01", Kills: []string{"STDIO-20"},
+		Mistake: "refuses JSON-RPC batches even at 2025-03-26, which requires them",
+		Edits: []Edit{{File: stdioBatch,
+			Old: `	if !version.Batches {`,
+			New: `	if true {`,
+		}},
+	},
+
+	// Shutting down.
+	{
+		Name: "hang-on-eof", Lesson: "01", Kills: []string{"STDIO-22"},
+		Mistake: "waits for more input after stdin has ended",
+		Edits: []Edit{{File: stdioServe,
+			Old: `		l, err := readLine(r)
+		if err != nil {`,
+			New: `		l, err := readLine(r)
+		if err == io.EOF {
+			<-ctx.Done() // perhaps more input will come
+			return
+		}
+		if err != nil {`,
+		}},
+	},
+	{
+		Name: "drop-in-flight-on-eof", Lesson: "01", Kills: []string{"STDIO-22"},
+		Mistake: "returns at end of stdin without waiting for the requests still running",
+		Edits: []Edit{{File: stdioServe,
+			Old: `			select {
+			case <-done:
+			case <-ctx.Done():
+				return ctx.Err()
+			case <-c.out.failed:
+				return c.shutdown(cancel)
+			}
+			if errors.Is(err, io.EOF) {`,
+			New: `			_ = done // the client is leaving anyway
+			if errors.Is(err, io.EOF) {`,
+		}},
+	},
+	{
+		Name: "ignores-context", Lesson: "01", Kills: []string{"STDIO-24"},
+		Mistake: "never watches ctx.Done() in its loop, so SIGTERM (which main turns into a cancelled context) is swallowed",
+		Edits: []Edit{{File: stdioServe,
+			Old: `		case <-ctx.Done():
+			c.inflight.Wait()
+			return ctx.Err()
+		}
+	}
+}`,
+			New: `		}
+	}
+}`,
+		}},
+	},
+
+	// Protocol logic: mistakes a server written without the given code makes.
+	{
+		Name: "initialize-without-server-info", Lesson: "01", Kills: []string{"STDIO-01"},
+		Mistake: `spells "serverInfo" as "server_info" in the InitializeResult`,
+		Edits: []Edit{{File: mcpServer,
+			Old: "ServerInfo      Implementation `json:\"serverInfo\"`",
+			New: "ServerInfo      Implementation `json:\"server_info\"`",
+		}},
+	},
+	{
+		Name: "always-latest-version", Lesson: "01", Kills: []string{"STDIO-02", "STDIO-20"},
+		Mistake: "answers initialize with its own latest version, whatever the client asked for",
+		Edits: []Edit{{File: mcpVersions,
+			Old: `	if v, ok := LookupVersion(requested); ok {
+		return v
+	}
+`,
+			New: ``,
+		}},
+	},
+	{
+		Name: "ping-returns-null", Lesson: "01", Kills: []string{"STDIO-03", "STDIO-04"},
+		Mistake: `answers ping with "result": null instead of an empty object`,
+		Edits: []Edit{
+			{File: mcpServer,
+				Old: `		return struct{}{}, nil // ping MUST be answered with an empty result`,
+				New: `		return nil, nil`},
+			{File: jsonrpcGo,
+				Old: "	raw := json.RawMessage(`{}`)",
+				New: "	raw := json.RawMessage(`null`)"},
+		},
+	},
+	{
+		Name: "ids-as-float64", Lesson: "01", Kills: []string{"STDIO-03"},
+		Mistake: "reads integer ids as float64, so ids above 2^53 come back changed",
+		Edits: []Edit{{File: jsonrpcGo,
+			Old: `		if _, err := strconv.ParseInt(string(data), 10, 64); err != nil {
+			return ErrBadID
+		}
+		id.raw = string(data)`,
+			New: `		f, err := strconv.ParseFloat(string(data), 64)
+		if err != nil {
+			return ErrBadID
+		}
+		id.raw = strconv.FormatFloat(f, 'f', -1, 64)`,
+		}},
+	},
+	{
+		Name: "ping-needs-initialize", Lesson: "01", Kills: []string{"STDIO-04"},
+		Mistake: "refuses every request, ping included, until initialize has been answered",
+		Edits: []Edit{{File: mcpServer,
+			Old: `		return struct{}{}, nil // ping MUST be answered with an empty result`,
+			New: `		if _, ok := s.Version(); !ok {
+			return nil, jsonrpc.NewError(jsonrpc.CodeInvalidRequest, "not initialized")
+		}
+		return struct{}{}, nil`,
+		}},
+	},
+	{
+		Name: "answers-unknown-notifications", Lesson: "01", Kills: []string{"STDIO-07"},
+		Mistake: "answers a notification it does not know with a -32601 error",
+		Edits: []Edit{
+			{File: mcpServer,
+				Old: `	case msg.IsNotification():
+		s.handleNotification(msg)
+	}`,
+				New: `	case msg.IsNotification():
+		s.handleNotification(msg)
+		if msg.Method != "notifications/initialized" && msg.Method != "notifications/cancelled" {
+			return jsonrpc.NewErrorResponse(jsonrpc.ID{}, jsonrpc.NewError(jsonrpc.CodeMethodNotFound, "method not found: %q", msg.Method))
+		}
+	}`},
+			{File: stdioServe,
+				Old: `		c.session.Handle(ctx, msg, c)
+	}
+}`,
+				New: `		if resp := c.session.Handle(ctx, msg, c); resp != nil {
+			c.out.send(resp)
+		}
+	}
+}`},
+		},
+	},
+	{
+		Name: "unknown-method-is-invalid-request", Lesson: "01", Kills: []string{"STDIO-08"},
+		Mistake: "answers an unknown method with -32600 instead of -32601",
+		Edits: []Edit{{File: mcpServer,
+			Old: `	return nil, jsonrpc.NewError(jsonrpc.CodeMethodNotFound, "method not found: %q", msg.Method)`,
+			New: `	return nil, jsonrpc.NewError(jsonrpc.CodeInvalidRequest, "method not found: %q", msg.Method)`,
+		}},
+	},
+	{
+		Name: "unknown-tool-is-a-tool-error", Lesson: "01", Kills: []string{"STDIO-09"},
+		Mistake: "reports a call to an unknown tool as a tool result with isError, not as -32602",
+		Edits: []Edit{{File: mcpServer,
+			Old: `	if t == nil {`,
+			New: `	if t == nil {
+		return toolResult{Content: []textContent{{Type: "text", Text: "no such tool"}}, IsError: true}, nil
+	}
+	if t == nil {`,
+		}},
+	},
+	{
+		Name: "progress-counts-down", Lesson: "01", Kills: []string{"STDIO-17"},
+		Mistake: "reports the steps left as progress, so the value goes down",
+		Edits: []Edit{{File: mcpTools,
+			Old: `progress.report(ctx, step, *a.From,`,
+			New: `progress.report(ctx, *a.From-step, *a.From,`,
+		}},
+	},
+	{
+		Name: "ignores-cancellation", Lesson: "01", Kills: []string{"STDIO-18"},
+		Mistake: "reads notifications/cancelled and does nothing with it",
+		Edits: []Edit{{File: mcpServer,
+			Old: `		if cancel != nil {
+			cancel()
+		}`,
+			New: `		_ = cancel // later`,
+		}},
+	},
+	{
+		Name: "answers-cancelled-requests", Lesson: "01", Kills: []string{"STDIO-18"},
+		Mistake: "stops a cancelled request but still answers it, with a -32800 error",
+		Edits: []Edit{{File: mcpServer,
+			Old: `		return nil // cancelled by the client, or the transport is gone`,
+			New: `		return jsonrpc.NewErrorResponse(id, jsonrpc.NewError(-32800, "request cancelled"))`,
+		}},
+	},
+}

@@ -1,0 +1,161 @@
+package interop
+
+import (
+	"context"
+	"os/exec"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// testTimeout bounds a whole interop test. Every SDK call takes a context
+// derived from it, so a server that stops answering fails the test instead
+// of hanging it.
+const testTimeout = 20 * time.Second
+
+// closeTimeout bounds ClientSession.Close over stdio. CommandTransport closes
+// the server's stdin and only sends SIGTERM after its TerminateDuration (5 s
+// by default), so a Close that returns well before that shows the server
+// exited by itself on end of input, as the stdio transport asks.
+const closeTimeout = 3 * time.Second
+
+// TestStdioGoSDKClient runs the stage 01 server as a child process of the
+// official Go SDK client and goes through one whole session: initialize,
+// tools/list, three kinds of tool call, progress notifications and shutdown.
+func TestStdioGoSDKClient(t *testing.T) {
+	bin := buildServer(t, "./solutions/01-stdio/cmd/server")
+
+	ctx, cancel := context.WithTimeout(context.Background(), testTimeout)
+	defer cancel()
+
+	// The SDK calls ProgressNotificationHandler for every notifications/progress
+	// the server sends, whatever request it belongs to. It runs notification
+	// handlers one at a time in the order they arrived, so the channel sees
+	// them in the server's order. The send never blocks: a handler that
+	// blocked would hold up Close, and any surplus is caught below anyway.
+	progress := make(chan *mcp.ProgressNotificationParams, 16)
+	client := mcp.NewClient(
+		&mcp.Implementation{Name: "mcpcourse-interop", Version: "1.0.0"},
+		&mcp.ClientOptions{
+			ProgressNotificationHandler: func(_ context.Context, req *mcp.ProgressNotificationClientRequest) {
+				select {
+				case progress <- req.Params:
+				default:
+				}
+			},
+		},
+	)
+
+	cmd := exec.Command(bin)
+	stderr := &syncBuffer{}
+	cmd.Stderr = stderr // the server logs here; stdout carries only JSON-RPC
+	logOnFailure(t, "stdio server", stderr)
+
+	// Connect starts the process and runs the handshake. The SDK's newest
+	// revision is 2026-07-28, which it offers first through server/discover;
+	// this server answers "method not found" (-32601), so the SDK falls back
+	// to initialize with 2025-11-25, which the server accepts.
+	cs, err := client.Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
+	require.NoError(t, err, "connect and initialize")
+	// If the test stops early, still end the child process. Close is
+	// idempotent, so this is harmless after the Close checked below.
+	t.Cleanup(func() { _ = cs.Close() })
+
+	initRes := cs.InitializeResult()
+	require.NotNil(t, initRes)
+	assert.Equal(t, "2025-11-25", initRes.ProtocolVersion)
+	require.NotNil(t, initRes.ServerInfo, "serverInfo")
+	assert.NotEmpty(t, initRes.ServerInfo.Name, "serverInfo.name")
+	assert.NotEmpty(t, initRes.ServerInfo.Version, "serverInfo.version")
+	require.NotNil(t, initRes.Capabilities, "capabilities")
+	assert.NotNil(t, initRes.Capabilities.Tools, "the server must declare the tools capability")
+
+	// tools/list
+	tools, err := cs.ListTools(ctx, nil)
+	require.NoError(t, err, "tools/list")
+	var names []string
+	for _, tool := range tools.Tools {
+		names = append(names, tool.Name)
+	}
+	assert.ElementsMatch(t, []string{"echo", "add_note", "list_notes", "countdown"}, names)
+
+	// echo: non-ASCII text and a newline inside a string must survive the
+	// trip through newline-delimited JSON untouched.
+	const text = "héllo ✓ 😀\nsecond line"
+	got := callTool(ctx, t, cs, &mcp.CallToolParams{
+		Name:      "echo",
+		Arguments: map[string]any{"text": text},
+	})
+	assert.Equal(t, text, got, "echo")
+
+	// add_note then list_notes: the two calls share one session, which is
+	// the one process behind this connection.
+	got = callTool(ctx, t, cs, &mcp.CallToolParams{
+		Name:      "add_note",
+		Arguments: map[string]any{"text": "interop works"},
+	})
+	assert.Equal(t, "Saved note 1.", got, "add_note")
+	got = callTool(ctx, t, cs, &mcp.CallToolParams{Name: "list_notes"})
+	assert.Equal(t, "1. interop works", got, "list_notes")
+
+	// countdown with a progress token. SetProgressToken stores the token in
+	// the request's _meta.progressToken (it accepts a string or an integer).
+	// A string token comes back as a Go string, so it compares as is.
+	const token = "interop-countdown"
+	params := &mcp.CallToolParams{
+		Name:      "countdown",
+		Arguments: map[string]any{"from": 3, "interval_ms": 20},
+	}
+	params.SetProgressToken(token)
+	got = callTool(ctx, t, cs, params)
+	assert.Equal(t, "Liftoff! Counted down from 3.", got, "countdown")
+
+	// The server writes each notification before the response, but the SDK
+	// hands notifications to the handler on another goroutine, so the
+	// response can overtake them. Wait for them, with the test's deadline.
+	var steps []float64
+	for len(steps) < 3 {
+		select {
+		case p := <-progress:
+			assert.Equal(t, token, p.ProgressToken, "progressToken must echo the request's token")
+			assert.Equal(t, 3.0, p.Total, "total")
+			steps = append(steps, p.Progress)
+		case <-ctx.Done():
+			t.Fatalf("got %d progress notifications before the deadline, want 3", len(steps))
+		}
+	}
+	// Progress MUST increase with each notification (utilities/progress).
+	for i := 1; i < len(steps); i++ {
+		assert.Greater(t, steps[i], steps[i-1], "progress must increase: %v", steps)
+	}
+	assert.Equal(t, 3.0, steps[len(steps)-1], "the last notification reports the whole countdown")
+
+	// Shut down. Close waits for the connection to go idle, closes the
+	// server's stdin and waits for the process to exit. Run it on its own
+	// goroutine so that the test, not the SDK, decides how long is too long.
+	start := time.Now()
+	closed := make(chan error, 1)
+	go func() { closed <- cs.Close() }()
+	select {
+	case err := <-closed:
+		require.NoError(t, err, "close")
+	case <-time.After(closeTimeout):
+		t.Fatalf("Close did not return within %v: the server did not exit on stdin EOF", closeTimeout)
+	}
+	t.Logf("Close took %v", time.Since(start).Round(time.Millisecond))
+
+	// CommandTransport's Close reaped the process, so its state is known.
+	require.NotNil(t, cmd.ProcessState, "the server process was not waited for")
+	assert.True(t, cmd.ProcessState.Success(), "server exit: %v", cmd.ProcessState)
+
+	// Close has let every queued notification handler run, so a fourth
+	// progress notification would be in the channel by now.
+	select {
+	case p := <-progress:
+		t.Errorf("more progress notifications than countdown steps; extra: %+v", p)
+	default:
+	}
+}

@@ -1,0 +1,205 @@
+// Package stdio is the stdio transport of the MCP transports course (stage 01):
+// newline-delimited JSON-RPC over a child process's stdin and stdout
+// (MCP 2025-11-25, basic/transports, "stdio").
+//
+// Decode and ServeBatch know nothing of pipes. Later stages reuse them to read
+// messages from HTTP bodies.
+package stdio
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"sync"
+
+	"mcpcourse/internal/jsonrpc"
+	"mcpcourse/internal/mcp"
+)
+
+// MaxMessageBytes is the longest line Serve accepts. A longer line is
+// answered with an error and skipped; it is never held in memory whole. It is
+// well above the 64 KiB at which a default bufio.Scanner gives up.
+const MaxMessageBytes = 16 << 20
+
+// Serve runs srv over a pair of pipes: it reads one JSON-RPC message per line
+// from in, and writes one per line to out. Requests run concurrently, each on
+// its own goroutine; notifications are handled in the order they arrive.
+//
+// Serve returns
+//   - nil when in reaches end of file, once the requests still running have
+//     finished and their responses have been written;
+//   - ctx.Err() when ctx is cancelled, after cancelling the requests in flight;
+//   - the write error when out fails, for example when the client has closed
+//     its end of the pipe.
+//
+// Serve does not wait for a read of in that is still blocked when it returns;
+// closing in releases it.
+func Serve(ctx context.Context, in io.Reader, out io.Writer, srv *mcp.Server) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+
+	c := &conn{session: srv.NewSession(), out: newLineWriter(out)}
+	defer c.session.Close()
+
+	lines := make(chan line)
+	readErr := make(chan error, 1)
+	go readLines(ctx, in, lines, readErr)
+
+	for {
+		select {
+		case l := <-lines:
+			c.handleLine(ctx, l)
+		case err := <-readErr:
+			// End of input. Let the requests already running finish, but
+			// stop at once if the process is told to, or stdout breaks.
+			done := make(chan struct{})
+			go func() { c.inflight.Wait(); close(done) }()
+			select {
+			case <-done:
+			case <-ctx.Done():
+				return ctx.Err()
+			case <-c.out.failed:
+				return c.shutdown(cancel)
+			}
+			if errors.Is(err, io.EOF) {
+				return nil
+			}
+			return fmt.Errorf("reading stdin: %w", err)
+		case <-c.out.failed:
+			return c.shutdown(cancel)
+		case <-ctx.Done():
+			c.inflight.Wait()
+			return ctx.Err()
+		}
+	}
+}
+
+// conn is the server's side of one stdio connection.
+type conn struct {
+	session  *mcp.Session
+	out      *lineWriter
+	inflight sync.WaitGroup // requests (and batches) still running
+}
+
+// Notify sends a notification to the client; it makes conn an mcp.Peer.
+func (c *conn) Notify(_ context.Context, n *jsonrpc.Message) error { return c.out.send(n) }
+
+// shutdown stops the requests in flight after stdout has failed, and returns
+// the write error that caused it.
+func (c *conn) shutdown(cancel context.CancelFunc) error {
+	cancel()
+	c.inflight.Wait()
+	return fmt.Errorf("writing stdout: %w", c.out.err)
+}
+
+// handleLine serves one line from stdin.
+func (c *conn) handleLine(ctx context.Context, l line) {
+	if l.tooLong {
+		c.out.send(invalid(jsonrpc.ID{}, fmt.Sprintf("message longer than %d bytes", MaxMessageBytes)))
+		return
+	}
+	data := bytes.Trim(l.data, " \t\r\n") // a CRLF line ending leaves a '\r' behind
+	if len(data) == 0 {
+		return // blank lines carry no message
+	}
+
+	if IsBatch(data) {
+		c.inflight.Add(1)
+		go func() {
+			defer c.inflight.Done()
+			version, _ := c.session.Version()
+			responses, reject := ServeBatch(ctx, c.session, version, data, c)
+			switch {
+			case reject != nil:
+				c.out.send(reject)
+			case len(responses) > 0:
+				c.out.send(responses)
+			}
+		}()
+		return
+	}
+
+	msg, reject := Decode(data)
+	switch {
+	case reject != nil:
+		c.out.send(reject) // answer, then carry on with the next line
+	case msg.Method == "initialize":
+		// initialize is answered before the next line is read, so that
+		// every message after it sees the protocol version it agreed.
+		if resp := c.session.Handle(ctx, msg, c); resp != nil {
+			c.out.send(resp)
+		}
+	case msg.IsRequest():
+		// Run each request on its own goroutine, so that a slow one does
+		// not hold up a ping, or the cancellation meant to stop it.
+		c.inflight.Add(1)
+		go func() {
+			defer c.inflight.Done()
+			if resp := c.session.Handle(ctx, msg, c); resp != nil {
+				c.out.send(resp)
+			}
+		}()
+	default:
+		// Notifications and responses are handled in order and never
+		// answered (basic/index, "Notifications": the receiver MUST NOT
+		// send a response).
+		c.session.Handle(ctx, msg, c)
+	}
+}
+
+// line is one line of input, without its trailing newline.
+type line struct {
+	data    []byte
+	tooLong bool // longer than MaxMessageBytes; data is empty
+}
+
+// readLines reads in line by line and sends each line on lines, until in
+// fails or ends; then it sends the error (io.EOF at the end) on errc.
+//
+// It reads with bufio.Reader rather than bufio.Scanner: a Scanner stops for
+// good at the first line longer than its buffer (64 KiB by default), while
+// this loop accepts lines up to MaxMessageBytes and skips longer ones.
+func readLines(ctx context.Context, in io.Reader, lines chan<- line, errc chan<- error) {
+	r := bufio.NewReaderSize(in, 64<<10)
+	for {
+		l, err := readLine(r)
+		if err != nil {
+			errc <- err
+			return
+		}
+		select {
+		case lines <- l:
+		case <-ctx.Done():
+			return
+		}
+	}
+}
+
+// readLine returns the next line of r. A last line with no newline still
+// counts; io.EOF comes only once nothing is left.
+func readLine(r *bufio.Reader) (line, error) {
+	var l line
+	for {
+		chunk, err := r.ReadSlice('\n')
+		if !l.tooLong {
+			if len(l.data)+len(chunk) > MaxMessageBytes+1 { // +1 for the newline
+				l = line{tooLong: true}
+			} else {
+				l.data = append(l.data, chunk...)
+			}
+		}
+		switch {
+		case err == bufio.ErrBufferFull:
+			continue // the line goes on past the buffer
+		case err == io.EOF && (len(l.data) > 0 || l.tooLong):
+			return l, nil
+		case err != nil:
+			return line{}, err
+		}
+		l.data = bytes.TrimSuffix(l.data, []byte("\n"))
+		return l, nil
+	}
+}
