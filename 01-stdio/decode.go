@@ -9,10 +9,10 @@ import (
 //
 // When data is not a valid message, msg is nil and reject is the error
 // response the client is owed:
-//   - -32700 Parse error when data is not JSON at all, with "id": null,
-//     because an id cannot be read from text that does not parse;
+//   - -32700 Parse error when data is not JSON at all, with no id, because
+//     an id cannot be read from text that does not parse;
 //   - -32600 Invalid Request when data is JSON but not a valid message, with
-//     the message's id when it could be read, else null.
+//     the message's id when it could be read, else none.
 //
 // Decode does not look inside arrays; see IsBatch and ServeBatch.
 func Decode(data []byte) (msg *jsonrpc.Message, reject *jsonrpc.Message) {

@@ -103,9 +103,9 @@ var Lesson01 = &Lesson{
 		// Step 2: decode and validate.
 		{
 			ID: "STDIO-10", Step: 2, Severity: check.Must, Budget: 5 * time.Second,
-			Title: "a line that is not JSON gets -32700 with a null id, and the server keeps serving",
+			Title: "a line that is not JSON gets -32700 without an id, and the server keeps serving",
 			Spec:  jsonrpcErrors,
-			Hint:  "When json.Valid fails, write {\"jsonrpc\":\"2.0\",\"id\":null,\"error\":{\"code\":-32700,...}} and go on to the next line. Do not stop reading, and do not stay silent: the client is waiting for an answer.",
+			Hint:  "When json.Valid fails, write {\"jsonrpc\":\"2.0\",\"error\":{\"code\":-32700,...}} (no id: it cannot be read) and go on to the next line. Do not stop reading, and do not stay silent: the client is waiting for an answer.",
 			Run:   checkParseError,
 		},
 		{
@@ -396,8 +396,8 @@ func checkParseError(t *check.T) {
 		resp := awaitVerdict(s, ``, "answer to a line that is not JSON")
 		expectError(t, resp, -32700, "a line that is not JSON")
 		if resp.ID != nil && !wire.SameJSON(resp.ID, json.RawMessage(`null`)) {
-			t.Fail(check.Failure{What: "a parse error must carry a null id: the id of text that does not parse cannot be known",
-				Got: check.Quote(string(resp.Raw)), Want: `{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"..."}}`})
+			t.Fail(check.Failure{What: "a parse error must carry no id (or a null one): the id of text that does not parse cannot be known",
+				Got: check.Quote(string(resp.Raw)), Want: `{"jsonrpc":"2.0","error":{"code":-32700,"message":"..."}}`})
 		}
 	}
 	stillServing(t, s, `10`)

@@ -46,8 +46,7 @@ func (e *Error) Error() string { return fmt.Sprintf("jsonrpc error %d: %s", e.Co
 // exact JSON text so that the string "7" and the number 7 stay different ids,
 // as the spec requires: a response must carry the id of its request unchanged.
 //
-// The zero ID means "no id". It is written as null, which is what an error
-// response carries when the request's id could not be read.
+// The zero ID means "no id"; on its own it is written as null.
 type ID struct{ raw string }
 
 // StringID returns the id "s".
@@ -148,9 +147,15 @@ func NewResult(id ID, result any) (*Message, error) {
 
 // NewErrorResponse returns the error response to the request with the given
 // id. Pass the zero ID when the request's id could not be read: the response
-// then carries "id": null.
+// then has no id at all. MCP 2025-11-25 allows exactly that ("Error
+// Responses": the id may be left out when it could not be read), and MCP
+// request ids may not be null, so "id": null would not be valid MCP.
 func NewErrorResponse(id ID, err *Error) *Message {
-	return &Message{JSONRPC: Version, ID: &id, Error: err}
+	m := &Message{JSONRPC: Version, Error: err}
+	if !id.IsZero() {
+		m.ID = &id
+	}
+	return m
 }
 
 // NewNotification returns a notification with the given method and params.

@@ -12,10 +12,10 @@ import (
 //
 // When data is not a valid message, msg is nil and reject is the error
 // response the client is owed:
-//   - -32700 Parse error when data is not JSON at all, with "id": null,
-//     because an id cannot be read from text that does not parse;
+//   - -32700 Parse error when data is not JSON at all, with no id, because
+//     an id cannot be read from text that does not parse;
 //   - -32600 Invalid Request when data is JSON but not a valid message, with
-//     the message's id when it could be read, else null.
+//     the message's id when it could be read, else none.
 //
 // Decode does not look inside arrays; see IsBatch and ServeBatch.
 func Decode(data []byte) (msg *jsonrpc.Message, reject *jsonrpc.Message) {
@@ -83,8 +83,9 @@ func Decode(data []byte) (msg *jsonrpc.Message, reject *jsonrpc.Message) {
 		return msg, nil
 	}
 
-	// No method: this must be a response to a request the server sent.
-	if raw.ID == nil {
+	// No method: this must be a response to a request the server sent. Only
+	// an error response may lack an id, when the id could not be read.
+	if raw.ID == nil && raw.Error == nil {
 		return nil, invalid(echo, `a message needs a "method" (request, notification) or an "id" (response)`)
 	}
 	if (raw.Result == nil) == (raw.Error == nil) {
@@ -100,9 +101,6 @@ func Decode(data []byte) (msg *jsonrpc.Message, reject *jsonrpc.Message) {
 		}
 	}
 	msg.Result = raw.Result
-	if msg.ID == nil {
-		msg.ID = &jsonrpc.ID{} // an error response to a request whose id the client could not read
-	}
 	return msg, nil
 }
 

@@ -109,7 +109,7 @@ func (m *Msg) Problem() string {
 		}
 		return ""
 	}
-	if m.ID == nil {
+	if m.ID == nil && m.Error == nil {
 		return `neither "method" nor "id": not a request, notification or response`
 	}
 	if (m.Result == nil) == (m.Error == nil) {
@@ -119,8 +119,8 @@ func (m *Msg) Problem() string {
 		return `a result response must carry its request's id (a string or an integer)`
 	}
 	if m.Error != nil {
-		if !isValidID(m.ID) && !SameJSON(m.ID, json.RawMessage("null")) {
-			return `an error response's id must be its request's id, or null`
+		if m.ID != nil && !isValidID(m.ID) && !SameJSON(m.ID, json.RawMessage("null")) {
+			return `an error response's id must be its request's id, or absent (or null) when it could not be read`
 		}
 		var e struct {
 			Code    *json.Number `json:"code"`

@@ -1,11 +1,11 @@
-// Package selftest proves that the grader works: the reference passes every
+// Package proof proves that the grader works: the reference passes every
 // check, the untouched starter fails every check that needs the learner's
 // work, and every check is failed by at least one known-bad variant, which
 // fails exactly the checks it names and no others.
 //
 // It runs in CI through the course's own test command; it is slow, because it
 // builds and grades every variant.
-package selftest
+package proof
 
 import (
 	"context"
