@@ -38,6 +38,9 @@ func isSet(name string) bool {
 // TestLesson01 grades stage 01, the stdio transport: go test ./grader -run Lesson01
 func TestLesson01(t *testing.T) { gradeLesson(t, grader.Lesson01) }
 
+// TestLesson02 grades stage 02, Streamable HTTP: go test ./grader -run Lesson02
+func TestLesson02(t *testing.T) { gradeLesson(t, grader.Lesson02) }
+
 // gradeLesson builds the lesson's server and runs each check as a parallel
 // subtest named after it, so one check can be run alone:
 //

@@ -238,9 +238,13 @@ var Lesson01 = &Lesson{
 
 func checkInitialize(t *check.T) {
 	s := wire.StartStdio(t)
-	resp := s.Call(`1`, "initialize", wire.InitializeParams(rev))
-	result := mustResult(t, resp, "initialize")
+	checkInitializeResult(t, s.Call(`1`, "initialize", wire.InitializeParams(rev)))
+}
 
+// checkInitializeResult fails the check unless resp is a valid response to
+// an initialize that asked for rev (lifecycle, "Initialization").
+func checkInitializeResult(t *check.T, resp *wire.Msg) {
+	result := mustResult(t, resp, "initialize")
 	var r struct {
 		ProtocolVersion *string          `json:"protocolVersion"`
 		Capabilities    *json.RawMessage `json:"capabilities"`

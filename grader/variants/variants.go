@@ -38,6 +38,7 @@ type Edit struct {
 func All() []*Variant {
 	var all []*Variant
 	all = append(all, lesson01...)
+	all = append(all, lesson02...)
 	return all
 }
 

@@ -164,6 +164,30 @@ func (t *T) Fail(f Failure) {
 // Failf ends the check with a one-line failure.
 func (t *T) Failf(format string, args ...any) { t.Fail(Failure{What: fmt.Sprintf(format, args...)}) }
 
+// Failed reports whether the check has failed so far.
+func (t *T) Failed() bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.failure != nil
+}
+
+// Parallel runs each f on a goroutine of its own and waits for all of them.
+// If any of them fails, the check ends once all are done.
+func (t *T) Parallel(fs ...func()) {
+	var wg sync.WaitGroup
+	for _, f := range fs {
+		wg.Add(1)
+		go func(f func()) {
+			defer wg.Done()
+			f()
+		}(f)
+	}
+	wg.Wait()
+	if t.Failed() {
+		runtime.Goexit()
+	}
+}
+
 // Errorf and FailNow make T a testify TestingT, so checks may use the
 // require package for plain comparisons.
 func (t *T) Errorf(format string, args ...any) {

@@ -1,0 +1,366 @@
+package wire
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"regexp"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"mcpcourse/grader/internal/check"
+	"mcpcourse/grader/internal/proc"
+)
+
+// maxBody caps how much of one HTTP response body the grader keeps.
+const maxBody = 16 << 20
+
+// HTTP is a conversation with a Streamable HTTP server the grader started.
+type HTTP struct {
+	t      *check.T
+	Proc   *proc.Process
+	URL    string // the MCP endpoint, such as http://127.0.0.1:40123/mcp
+	args   []string
+	client *http.Client
+
+	mu       sync.Mutex
+	requests []string // curl commands for the repro, in order
+	sessions map[string]bool
+}
+
+// listening is the line a course server prints to stderr once it listens.
+var listening = regexp.MustCompile(`listening on (http://\S+)`)
+
+// StartHTTP starts the target as an HTTP server on a free loopback port,
+// with extra command-line args (such as "-stateless"), and waits until it
+// says where it listens. The server is killed when the check ends.
+func StartHTTP(t *check.T, args ...string) *HTTP {
+	all := append([]string{"-addr", "127.0.0.1:0"}, args...)
+	p, err := proc.Start(t.Context(), t.Target.Binary, all...)
+	if err != nil {
+		t.Failf("could not start %s: %v", t.Target.Package, err)
+	}
+	t.Cleanup(p.Kill)
+	t.AttachStderr(p.Stderr)
+
+	// The server prints its address once its socket is open; poll stderr
+	// for it, but never for longer than T2, and stop early if it exits.
+	deadline := time.NewTimer(T2)
+	defer deadline.Stop()
+	tick := time.NewTicker(10 * time.Millisecond)
+	defer tick.Stop()
+	var url string
+	for url == "" {
+		if m := listening.FindStringSubmatch(p.Stderr()); m != nil {
+			url = m[1]
+			break
+		}
+		select {
+		case <-p.Done():
+			t.Fail(check.Failure{What: fmt.Sprintf("the server exited (%s) before it said where it listens", p.Status()),
+				Hint: `The grader runs your server with -addr 127.0.0.1:0 and waits for "listening on http://ADDR/mcp" on stderr; the given main prints it.`})
+		case <-deadline.C:
+			t.Fail(check.Failure{What: fmt.Sprintf("the server did not print \"listening on http://…\" to stderr within %v", T2),
+				Hint: "Keep the given main's log line: the grader reads the address from it."})
+		case <-t.Context().Done():
+			t.Failf("the check ran out of time")
+		case <-tick.C:
+		}
+	}
+	transport := &http.Transport{MaxIdleConnsPerHost: 64}
+	h := &HTTP{t: t, Proc: p, URL: url, args: args, client: &http.Client{Transport: transport}, sessions: map[string]bool{}}
+	t.Cleanup(transport.CloseIdleConnections)
+	t.SetRepro(h.repro)
+	t.Wire.Event("server listening at %s", url)
+	return h
+}
+
+// Req is one HTTP request to the MCP endpoint.
+type Req struct {
+	Method  string      // POST when empty
+	Header  http.Header // sent as is
+	Body    string
+	Within  time.Duration // for the whole exchange, body included; T1 when zero
+	Purpose string        // what the request is for, in failure reports
+}
+
+// Response is a complete HTTP response: the grader always reads the body to
+// its end, under the request's deadline.
+type Response struct {
+	Status      int
+	Header      http.Header
+	Body        []byte
+	ContentType string  // media type without parameters
+	Events      []Event // when the body is text/event-stream
+}
+
+// Headers returns the standard headers of a well-behaved client: Accept
+// with both types, Content-Type for a body, and the session and version
+// headers when given.
+func Headers(session, version string) http.Header {
+	h := http.Header{}
+	h.Set("Accept", "application/json, text/event-stream")
+	h.Set("Content-Type", "application/json")
+	if session != "" {
+		h.Set("Mcp-Session-Id", session)
+	}
+	if version != "" {
+		h.Set("Mcp-Protocol-Version", version)
+	}
+	return h
+}
+
+// Do sends req and reads the whole response. If the response does not end
+// within the deadline, the check fails: a status code says how a response
+// begins, not that it ends.
+func (h *HTTP) Do(req Req) *Response {
+	if req.Method == "" {
+		req.Method = http.MethodPost
+	}
+	if req.Within == 0 {
+		req.Within = T1
+	}
+	if req.Header == nil {
+		req.Header = http.Header{}
+	}
+	h.record(req)
+	ctx, cancel := context.WithTimeout(h.t.Context(), req.Within)
+	defer cancel()
+	hr, err := http.NewRequestWithContext(ctx, req.Method, h.URL, strings.NewReader(req.Body))
+	if err != nil {
+		h.t.Failf("building the request: %v", err)
+	}
+	hr.Header = req.Header.Clone()
+	if req.Body == "" {
+		hr.Body = http.NoBody
+	}
+
+	started := time.Now()
+	resp, err := h.client.Do(hr)
+	if err != nil {
+		h.fail(req, err, nil, started)
+	}
+	defer resp.Body.Close()
+	h.t.Wire.Received(fmt.Sprintf("HTTP %d %s", resp.StatusCode, headerSummary(resp.Header)))
+	body, err := io.ReadAll(io.LimitReader(resp.Body, maxBody))
+	if err != nil {
+		if len(body) > 0 {
+			h.t.Wire.Received(string(body))
+		}
+		h.fail(req, err, resp, started)
+	}
+	if len(body) > 0 {
+		h.t.Wire.Received(string(body))
+	}
+	out := &Response{Status: resp.StatusCode, Header: resp.Header, Body: body, ContentType: mediaType(resp.Header.Get("Content-Type"))}
+	if out.ContentType == "text/event-stream" {
+		out.Events = ParseSSE(body)
+	}
+	if id := resp.Header.Get("Mcp-Session-Id"); id != "" {
+		h.mu.Lock()
+		h.sessions[id] = true
+		h.mu.Unlock()
+	}
+	return out
+}
+
+func (h *HTTP) fail(req Req, err error, resp *http.Response, started time.Time) {
+	what := fmt.Sprintf("%s %s: %v", req.Method, purposeOf(req), err)
+	hint := ""
+	switch {
+	case resp != nil && errors.Is(err, context.DeadlineExceeded):
+		what = fmt.Sprintf("%s %s: the response began (HTTP %d, Content-Type %q) but its body did not end within %v",
+			req.Method, purposeOf(req), resp.StatusCode, resp.Header.Get("Content-Type"), req.Within)
+		hint = "A status code says how a response begins, not that it ends. Every response must finish: write the body and return from the handler. A handler that opens a stream and then waits holds the connection until something kills it."
+	case errors.Is(err, context.DeadlineExceeded):
+		what = fmt.Sprintf("%s %s: no response headers within %v", req.Method, purposeOf(req), req.Within)
+		hint = "The handler neither answered nor returned. Answer at once, even when the answer is an error."
+	case h.Proc.Exited():
+		what = fmt.Sprintf("%s %s: the server has exited (%s)", req.Method, purposeOf(req), h.Proc.Status())
+		hint = "Your server stopped. Look at its stderr below for a panic or a fatal error."
+	}
+	h.t.Fail(check.Failure{What: what, Hint: hint})
+}
+
+func purposeOf(req Req) string {
+	if req.Purpose != "" {
+		return "(" + req.Purpose + ")"
+	}
+	return "/mcp"
+}
+
+// Post sends a JSON-RPC message body with the standard headers.
+func (h *HTTP) Post(session, version, body, purpose string) *Response {
+	return h.Do(Req{Header: Headers(session, version), Body: body, Purpose: purpose})
+}
+
+// Initialize runs the handshake at version: initialize, then
+// notifications/initialized with the session id the server gave (if any).
+// It returns that id ("" when the server gave none) and the initialize
+// response. The check fails unless initialize succeeds.
+func (h *HTTP) Initialize(version string) (string, *Response) {
+	resp := h.Post("", "", Request(`1`, "initialize", InitializeParams(version)), "initialize")
+	if resp.Status != http.StatusOK {
+		h.t.Fail(check.Failure{What: fmt.Sprintf("initialize got HTTP %d", resp.Status), Got: check.Quote(string(resp.Body)), Want: "HTTP 200 with the InitializeResult"})
+	}
+	if m := resp.Find(`1`); m == nil || m.Error != nil {
+		h.t.Fail(check.Failure{What: "initialize did not succeed", Got: check.Quote(string(resp.Body)), Want: `a response with "id":1 and a "result"`})
+	}
+	session := resp.Header.Get("Mcp-Session-Id")
+	h.Post(session, version, Notification("notifications/initialized", nil), "notifications/initialized")
+	return session, resp
+}
+
+// Messages returns the JSON-RPC messages a response carried: the JSON body
+// (one object, or each element of an array), or the data of each SSE event.
+func (r *Response) Messages() []*Msg {
+	var texts [][]byte
+	switch r.ContentType {
+	case "text/event-stream":
+		for _, e := range r.Events {
+			if e.Data != "" {
+				texts = append(texts, []byte(e.Data))
+			}
+		}
+	default:
+		texts = append(texts, r.Body)
+	}
+	var out []*Msg
+	for _, text := range texts {
+		text = bytes.TrimSpace(text)
+		if len(text) > 0 && text[0] == '[' {
+			var elems []json.RawMessage
+			if json.Unmarshal(text, &elems) == nil {
+				for _, e := range elems {
+					if m, err := Parse(e); err == nil {
+						out = append(out, m)
+					}
+				}
+			}
+			continue
+		}
+		if m, err := Parse(text); err == nil {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// Find returns the response with the given id (its JSON text), or nil.
+func (r *Response) Find(id string) *Msg {
+	for _, m := range r.Messages() {
+		if m.IsResponseTo(id) {
+			return m
+		}
+	}
+	return nil
+}
+
+// ErrorBody returns the JSON-RPC error response in a JSON body, or nil.
+func (r *Response) ErrorBody() *Msg {
+	if r.ContentType != "application/json" {
+		return nil
+	}
+	m, err := Parse(r.Body)
+	if err != nil || m.Error == nil {
+		return nil
+	}
+	return m
+}
+
+// Summary describes the response in one line for failure reports.
+func (r *Response) Summary() string {
+	s := fmt.Sprintf("HTTP %d", r.Status)
+	if ct := r.Header.Get("Content-Type"); ct != "" {
+		s += ", Content-Type: " + ct
+	}
+	if len(r.Body) > 0 {
+		s += ", body " + check.Quote(string(r.Body))
+	} else {
+		s += ", empty body"
+	}
+	return s
+}
+
+func mediaType(contentType string) string {
+	mt, _, _ := strings.Cut(contentType, ";")
+	return strings.ToLower(strings.TrimSpace(mt))
+}
+
+// headerSummary lists the headers a learner cares about, in a stable order.
+func headerSummary(h http.Header) string {
+	var parts []string
+	for _, name := range []string{"Content-Type", "Mcp-Session-Id", "Allow", "Retry-After", "Www-Authenticate", "Content-Length"} {
+		if v := h.Values(name); len(v) > 0 {
+			parts = append(parts, name+": "+strings.Join(v, ", "))
+		}
+	}
+	return strings.Join(parts, "; ")
+}
+
+// record logs a request on the wire and keeps it as a curl command.
+func (h *HTTP) record(req Req) {
+	var names []string
+	for name := range req.Header {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	var hdrs []string
+	cmd := []string{"curl -sS -i --max-time 5 -X " + req.Method}
+	for _, name := range names {
+		for _, v := range req.Header.Values(name) {
+			hdrs = append(hdrs, name+": "+v)
+			cmd = append(cmd, shellQuote("-H", name+": "+v))
+		}
+	}
+	line := req.Method + " /mcp"
+	if len(hdrs) > 0 {
+		line += " (" + strings.Join(hdrs, "; ") + ")"
+	}
+	h.t.Wire.Sent(line)
+	if req.Body != "" {
+		h.t.Wire.Sent(req.Body)
+		if len(req.Body) <= 400 {
+			cmd = append(cmd, shellQuote("-d", req.Body))
+		} else {
+			cmd = append(cmd, fmt.Sprintf("--data-binary @big.json   # a %d-byte body", len(req.Body)))
+		}
+	}
+	cmd = append(cmd, "http://127.0.0.1:8080/mcp")
+	h.mu.Lock()
+	h.requests = append(h.requests, strings.Join(cmd, " "))
+	h.mu.Unlock()
+}
+
+// repro shows how to run the server and replay the last few requests.
+func (h *HTTP) repro() string {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	var b strings.Builder
+	fmt.Fprintf(&b, "go run %s -addr 127.0.0.1:8080 %s &\n", h.t.Target.Package, strings.Join(h.args, " "))
+	reqs := h.requests
+	if len(reqs) > 6 {
+		fmt.Fprintf(&b, "# … %d earlier requests, then:\n", len(reqs)-6)
+		reqs = reqs[len(reqs)-6:]
+	}
+	for _, r := range reqs {
+		for id := range h.sessions {
+			r = strings.ReplaceAll(r, id, "$SESSION")
+		}
+		b.WriteString(r + "\n")
+	}
+	if len(h.sessions) > 0 {
+		b.WriteString("# $SESSION: the Mcp-Session-Id header of the initialize response")
+	}
+	return b.String()
+}
+
+func shellQuote(flag, s string) string {
+	return flag + " '" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}

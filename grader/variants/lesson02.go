@@ -1,0 +1,392 @@
+package variants
+
+// Files of the reference that lesson 02's variants edit.
+const (
+	httpHandler  = "solutions/02-streamable-http/handler.go"
+	httpPost     = "solutions/02-streamable-http/post.go"
+	httpSessions = "solutions/02-streamable-http/sessions.go"
+	httpHeaders  = "solutions/02-streamable-http/headers.go"
+)
+
+// lesson02 are mistakes in a Streamable HTTP server (stage 02).
+var lesson02 = []*Variant{
+	// Step 1: POST.
+	{
+		Name: "initialize-without-server-info", Lesson: "02", Kills: []string{"HTTP-01", "HTTP-24"},
+		Mistake: `spells "serverInfo" as "server_info" in the InitializeResult`,
+		Edits: []Edit{{File: mcpServer,
+			Old: "ServerInfo      Implementation `json:\"serverInfo\"`",
+			New: "ServerInfo      Implementation `json:\"server_info\"`",
+		}},
+	},
+	{
+		Name: "response-in-an-array", Lesson: "02", Kills: []string{"HTTP-02"},
+		Mistake: "wraps the single response to a request in a JSON array",
+		Edits: []Edit{{File: httpPost,
+			Old: `			w.WriteHeader(http.StatusNoContent)
+			return
+		}
+		writeJSON(w, http.StatusOK, resp)`,
+			New: `			w.WriteHeader(http.StatusNoContent)
+			return
+		}
+		writeJSON(w, http.StatusOK, []any{resp})`,
+		}},
+	},
+	{
+		Name: "notification-gets-200", Lesson: "02", Kills: []string{"HTTP-03", "HTTP-23"},
+		Mistake: "answers a notification with 200 OK instead of 202 Accepted",
+		Edits: []Edit{{File: httpPost,
+			Old: `		sess.Handle(h.requestContext(r), msg, nil)
+		w.WriteHeader(http.StatusAccepted)`,
+			New: `		sess.Handle(h.requestContext(r), msg, nil)
+		w.WriteHeader(http.StatusOK)`,
+		}},
+	},
+	{
+		Name: "ignores-accept", Lesson: "02", Kills: []string{"HTTP-04"},
+		Mistake: "never looks at the Accept header",
+		Edits: []Edit{{File: httpHeaders,
+			Old: `	return accepts(header, "application/json") && accepts(header, "text/event-stream")`,
+			New: `	return true`,
+		}},
+	},
+	{
+		Name: "bad-input-gets-200", Lesson: "02", Kills: []string{"HTTP-05", "HTTP-06"},
+		Mistake: "sends the parse or validation error with status 200, as if the input had been accepted",
+		Edits: []Edit{{File: httpPost,
+			Old: `	msg, reject := stdio.Decode(body)
+	if reject != nil {
+		writeJSON(w, http.StatusBadRequest, reject)`,
+			New: `	msg, reject := stdio.Decode(body)
+	if reject != nil {
+		writeJSON(w, http.StatusOK, reject)`,
+		}},
+	},
+	{
+		Name: "no-body-limit", Lesson: "02", Kills: []string{"HTTP-07"},
+		Mistake: "reads the whole body, however large",
+		Edits: []Edit{{File: httpPost,
+			Old: `io.ReadAll(http.MaxBytesReader(w, r.Body, h.opts.MaxBodyBytes))`,
+			New: `io.ReadAll(r.Body)`,
+		}},
+	},
+	{
+		Name: "unknown-method-is-an-http-error", Lesson: "02", Kills: []string{"HTTP-08"},
+		Mistake: "answers an unknown method with 400 text/plain, as the official Go SDK does, instead of a -32601 response",
+		Edits: []Edit{{File: httpPost,
+			Old: `			w.WriteHeader(http.StatusNoContent)
+			return
+		}
+		writeJSON(w, http.StatusOK, resp)`,
+			New: `			w.WriteHeader(http.StatusNoContent)
+			return
+		}
+		if resp.Error != nil && resp.Error.Code == jsonrpc.CodeMethodNotFound {
+			http.Error(w, resp.Error.Message, http.StatusBadRequest)
+			return
+		}
+		writeJSON(w, http.StatusOK, resp)`,
+		}},
+	},
+
+	// Step 2: sessions.
+	{
+		Name: "session-id-with-a-space", Lesson: "02", Kills: []string{"HTTP-09"},
+		Mistake: `makes session ids such as "session 3f9a…", with a space, which is not visible ASCII`,
+		Edits: []Edit{{File: httpSessions,
+			Old: `	return hex.EncodeToString(b[:])`,
+			New: `	return "session " + hex.EncodeToString(b[:])`,
+		}},
+	},
+	{
+		Name: "counter-session-ids", Lesson: "02", Kills: []string{"HTTP-10"},
+		Mistake: "numbers sessions with a counter: session-1, session-2, …",
+		Edits: []Edit{
+			{File: httpSessions,
+				Old: "\t\"crypto/rand\"\n\t\"encoding/hex\"\n",
+				New: "\t\"strconv\"\n"},
+			{File: httpSessions,
+				Old: `	var b [16]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		panic("crypto/rand failed: " + err.Error()) // cannot happen on supported systems
+	}
+	return hex.EncodeToString(b[:])
+}`,
+				New: `	sessionCounter++ // create holds the store's lock
+	return "session-" + strconv.Itoa(sessionCounter)
+}
+
+var sessionCounter int`},
+		},
+	},
+	{
+		Name: "64-bit-session-ids", Lesson: "02", Kills: []string{"HTTP-10"},
+		Mistake: "makes session ids of 8 random bytes: 64 bits, half of what the course asks",
+		Edits: []Edit{{File: httpSessions,
+			Old: `	var b [16]byte`,
+			New: `	var b [8]byte`,
+		}},
+	},
+	{
+		Name: "math-rand-with-a-fixed-seed", Lesson: "02", Kills: []string{"HTTP-10"},
+		Mistake: "takes session ids from math/rand seeded with a constant, so every run issues the same ids",
+		Edits: []Edit{
+			{File: httpSessions,
+				Old: "\t\"crypto/rand\"\n",
+				New: "\t\"math/rand\"\n"},
+			{File: httpSessions,
+				Old: `	if _, err := rand.Read(b[:]); err != nil {`,
+				New: `	if _, err := idSource.Read(b[:]); err != nil {`},
+			{File: httpSessions,
+				Old: `// create starts a session`,
+				New: `var idSource = rand.New(rand.NewSource(1)) // reproducible, for tests
+
+// create starts a session`},
+		},
+	},
+	{
+		Name: "missing-session-gets-200", Lesson: "02", Kills: []string{"HTTP-11"},
+		Mistake: "answers a request without MCP-Session-Id with 200 and a JSON-RPC error, as the official Go SDK does",
+		Edits: []Edit{{File: httpPost,
+			Old: `	if id == "" {
+		writeError(w, http.StatusBadRequest, codeInvalidRequest,`,
+			New: `	if id == "" {
+		writeError(w, http.StatusOK, codeInvalidRequest,`,
+		}},
+	},
+	{
+		Name: "adopts-client-session-ids", Lesson: "02", Kills: []string{"HTTP-12", "HTTP-13", "HTTP-16"},
+		Mistake: "starts a session under any id a client sends that it does not know",
+		Edits: []Edit{{File: httpPost,
+			Old: `	sess, release, ok := h.sessions.acquire(id)
+	if !ok {`,
+			New: `	sess, release, ok := h.sessions.acquire(id)
+	if !ok {
+		h.sessions.create(h.server, id) // a new client: start its session
+		sess, release, ok = h.sessions.acquire(id)
+	}
+	if !ok {`,
+		}},
+	},
+	{
+		Name: "delete-keeps-the-session", Lesson: "02", Kills: []string{"HTTP-13", "HTTP-17"},
+		Mistake: "answers DELETE with 204 but keeps the session alive",
+		Edits: []Edit{{File: httpHandler,
+			Old: `	if !h.sessions.remove(id) {`,
+			New: `	_, release, found := h.sessions.acquire(id) // it will time out by itself
+	if found {
+		release()
+	}
+	if !found {`,
+		}},
+	},
+	{
+		Name: "one-session-for-everyone", Lesson: "02", Kills: []string{"HTTP-10", "HTTP-14", "HTTP-15", "HTTP-17"},
+		Mistake: "hands out new ids but serves them all with one shared mcp.Session",
+		Edits: []Edit{
+			{File: httpSessions,
+				Old: `	byID map[string]*session`,
+				New: `	byID map[string]*session
+	everyone *mcp.Session`},
+			{File: httpSessions,
+				Old: `	sess := &session{Session: server.NewSession(), id: id, lastUsed: time.Now()}`,
+				New: `	if s.everyone == nil {
+		s.everyone = server.NewSession()
+	}
+	sess := &session{Session: s.everyone, id: id, lastUsed: time.Now()}`},
+		},
+	},
+	{
+		Name: "one-lock-for-everything", Lesson: "02", Kills: []string{"HTTP-15", "HTTP-23"},
+		Mistake: "holds one mutex for the whole of every request, to be safe, so a slow request stops everyone",
+		Edits: []Edit{
+			{File: httpHandler,
+				Old: `	log      *log.Logger
+}`,
+				New: `	log      *log.Logger
+	mu       sync.Mutex
+}`},
+			{File: httpHandler,
+				Old: "\t\"net/http\"\n\t\"time\"\n",
+				New: "\t\"net/http\"\n\t\"sync\"\n\t\"time\"\n"},
+			{File: httpHandler,
+				Old: `func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	switch {`,
+				New: `func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	switch {`},
+		},
+	},
+	{
+		Name: "sessions-never-expire", Lesson: "02", Kills: []string{"HTTP-16"},
+		Mistake: "does not pass the session timeout on to the session store",
+		Edits: []Edit{{File: httpHandler,
+			Old: `newSessionStore(opts.SessionTimeout, opts.MaxSessions)`,
+			New: `newSessionStore(365*24*time.Hour, opts.MaxSessions)`,
+		}},
+	},
+	{
+		Name: "no-session-cap", Lesson: "02", Kills: []string{"HTTP-17"},
+		Mistake: "starts a session for every initialize, however many there already are",
+		Edits: []Edit{{File: httpSessions,
+			Old: `	if len(s.byID) >= s.max {
+		s.sweepLocked(time.Now())
+		if len(s.byID) >= s.max {
+			return nil, errTooManySessions
+		}
+	}
+`,
+			New: ``,
+		}},
+	},
+
+	// Step 3: the version header, and batches.
+	{
+		Name: "ignores-protocol-version-header", Lesson: "02", Kills: []string{"HTTP-18"},
+		Mistake: "never reads MCP-Protocol-Version: the session already knows its version",
+		Edits: []Edit{{File: httpHeaders,
+			Old: `	values := r.Header.Values(ProtocolVersionHeader)`,
+			New: `	var values []string // the session knows its version`,
+		}},
+	},
+	{
+		Name: "no-batches", Lesson: "02", Kills: []string{"HTTP-19"},
+		Mistake: "refuses JSON-RPC batches even at 2025-03-26, which requires them",
+		Edits: []Edit{{File: stdioBatch,
+			Old: `	if !version.Batches {`,
+			New: `	if true {`,
+		}},
+	},
+	{
+		Name: "batches-at-every-version", Lesson: "02", Kills: []string{"HTTP-20"},
+		Mistake: "serves JSON-RPC batches whatever protocol version the request carries",
+		Edits: []Edit{{File: stdioBatch,
+			Old: `	if !version.Batches {
+		return nil, invalid(jsonrpc.ID{}, noBatches(version))
+	}
+`,
+			New: ``,
+		}},
+	},
+
+	// Step 4: GET.
+	{
+		Name: "get-holds-the-body-open", Lesson: "02", Kills: []string{"HTTP-21"},
+		Mistake: "sends a 405 status line for GET at once, but leaves the response body open until the client gives up",
+		Edits: []Edit{{File: httpHandler,
+			Old: `	switch {
+	case r.Method == http.MethodPost:`,
+			New: `	switch {
+	case r.Method == http.MethodGet && !h.opts.Stateless:
+		w.Header().Set("Allow", "POST, DELETE")
+		w.WriteHeader(http.StatusMethodNotAllowed)
+		http.NewResponseController(w).Flush()
+		<-r.Context().Done() // nothing more to say
+	case r.Method == http.MethodPost:`,
+		}},
+	},
+	{
+		Name: "405-without-allow", Lesson: "02", Kills: []string{"HTTP-21", "HTTP-25"},
+		Mistake: "answers 405 without an Allow header",
+		Edits: []Edit{{File: httpHandler,
+			Old: `	w.Header().Set("Allow", allow)
+`,
+			New: ``,
+		}},
+	},
+
+	// Step 5: progress and cancellation.
+	{
+		Name: "no-progress-stream", Lesson: "02", Kills: []string{"HTTP-22"},
+		Mistake: "always answers with plain JSON, so progress notifications have nowhere to go",
+		Edits: []Edit{{File: httpPost,
+			Old: `	if !wantsProgress(msg) {`,
+			New: `	if true {`,
+		}},
+	},
+	{
+		Name: "stream-left-open", Lesson: "02", Kills: []string{"HTTP-22", "HTTP-23"},
+		Mistake: "keeps a request's SSE stream open after the response, in case there is more to say",
+		Edits: []Edit{{File: httpPost,
+			Old: `	if resp := sess.Handle(ctx, msg, stream); resp != nil {
+		stream.Notify(ctx, resp)
+	}`,
+			New: `	if resp := sess.Handle(ctx, msg, stream); resp != nil {
+		stream.Notify(ctx, resp)
+	}
+	<-r.Context().Done() // stay open for anything else`,
+		}},
+	},
+	{
+		Name: "ignores-cancellation", Lesson: "02", Kills: []string{"HTTP-23"},
+		Mistake: "reads notifications/cancelled and does nothing with it",
+		Edits: []Edit{{File: mcpServer,
+			Old: `		if cancel != nil {
+			cancel()
+		}`,
+			New: `		_ = cancel // later`,
+		}},
+	},
+
+	// Step 6: stateless mode.
+	{
+		Name: "stateless-wants-a-session", Lesson: "02", Kills: []string{"HTTP-24", "HTTP-26"},
+		Mistake: "in stateless mode, still refuses requests that carry no MCP-Session-Id",
+		Edits: []Edit{{File: httpPost,
+			Old: `	if h.opts.Stateless {
+		return &session{Session: h.server.NewSession()}, func() {}, true
+	}`,
+			New: `	if h.opts.Stateless && r.Header.Get(SessionIDHeader) == "" {
+		writeError(w, http.StatusBadRequest, codeInvalidRequest, "missing %s header", SessionIDHeader)
+		return nil, nil, false
+	}
+	if h.opts.Stateless {
+		return &session{Session: h.server.NewSession()}, func() {}, true
+	}`,
+		}},
+	},
+	{
+		Name: "stateless-get-opens-a-stream", Lesson: "02", Kills: []string{"HTTP-25"},
+		Mistake: "in stateless mode, answers GET by opening an SSE stream it never writes to (the course's seed bug)",
+		Edits: []Edit{{File: httpHandler,
+			Old: `	switch {
+	case r.Method == http.MethodPost:`,
+			New: `	switch {
+	case r.Method == http.MethodGet && h.opts.Stateless:
+		w.Header().Set("Content-Type", "text/event-stream")
+		w.WriteHeader(http.StatusOK)
+		http.NewResponseController(w).Flush()
+		<-r.Context().Done() // nothing to send yet
+	case r.Method == http.MethodPost:`,
+		}},
+	},
+	{
+		Name: "stateless-shares-one-session", Lesson: "02", Kills: []string{"HTTP-26"},
+		Mistake: "in stateless mode, serves every request with one shared mcp.Session",
+		Edits: []Edit{
+			{File: httpPost,
+				Old: `	if h.opts.Stateless {
+		return &session{Session: h.server.NewSession()}, func() {}, true
+	}`,
+				New: `	if h.opts.Stateless {
+		return h.everyone, func() {}, true
+	}`},
+			{File: httpHandler,
+				Old: `	log      *log.Logger
+}`,
+				New: `	log      *log.Logger
+	everyone *session // serves every stateless request
+}`},
+			{File: httpHandler,
+				Old: `	if !opts.Stateless {
+		h.sessions = newSessionStore(opts.SessionTimeout, opts.MaxSessions)
+	}`,
+				New: `	if !opts.Stateless {
+		h.sessions = newSessionStore(opts.SessionTimeout, opts.MaxSessions)
+	}
+	h.everyone = &session{Session: server.NewSession()}`},
+		},
+	},
+}

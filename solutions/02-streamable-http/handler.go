@@ -1,0 +1,158 @@
+// Package streamable is the Streamable HTTP transport of the MCP transports
+// course (stage 02): one HTTP endpoint, /mcp, that takes JSON-RPC messages as
+// POST bodies, keeps a session per client behind the MCP-Session-Id header,
+// and can run without sessions at all (MCP 2025-11-25, basic/transports,
+// "Streamable HTTP").
+//
+// It reads messages with stage 01's Decode and ServeBatch: an HTTP body holds
+// the same JSON-RPC a stdin line does.
+package streamable
+
+import (
+	"context"
+	"log"
+	"net/http"
+	"time"
+
+	"mcpcourse/internal/mcp"
+)
+
+// The headers of the transport. Go writes header names in canonical form
+// (Mcp-Session-Id); HTTP header names are case-insensitive, so this is the
+// same header the spec spells MCP-Session-Id.
+const (
+	SessionIDHeader       = "Mcp-Session-Id"
+	ProtocolVersionHeader = "Mcp-Protocol-Version"
+)
+
+// Defaults for Options.
+const (
+	DefaultMaxBodyBytes   = 4 << 20
+	DefaultSessionTimeout = 30 * time.Minute
+	DefaultMaxSessions    = 1000
+)
+
+// Options configures a Handler. The zero value gives a stateful handler with
+// the defaults above.
+type Options struct {
+	// Stateless turns sessions off. No MCP-Session-Id is issued or needed,
+	// every request is served by a fresh session of its own, and GET and
+	// DELETE are refused with 405.
+	Stateless bool
+
+	// SessionTimeout ends a session that has seen no request for this long.
+	SessionTimeout time.Duration
+
+	// MaxSessions caps how many sessions may live at once. An initialize
+	// beyond it gets 503 Service Unavailable.
+	MaxSessions int
+
+	// MaxBodyBytes caps the size of a POST body. A larger one gets 413.
+	MaxBodyBytes int64
+
+	// Logger receives a line per session started or ended. Nil means the
+	// standard logger (stderr).
+	Logger *log.Logger
+}
+
+// Handler serves the MCP endpoint. Mount it at one path, such as /mcp.
+type Handler struct {
+	server   *mcp.Server
+	opts     Options
+	sessions *sessionStore // nil in stateless mode
+	log      *log.Logger
+}
+
+// NewHandler returns a Handler that serves server.
+func NewHandler(server *mcp.Server, opts Options) *Handler {
+	if opts.SessionTimeout <= 0 {
+		opts.SessionTimeout = DefaultSessionTimeout
+	}
+	if opts.MaxSessions <= 0 {
+		opts.MaxSessions = DefaultMaxSessions
+	}
+	if opts.MaxBodyBytes <= 0 {
+		opts.MaxBodyBytes = DefaultMaxBodyBytes
+	}
+	h := &Handler{server: server, opts: opts, log: opts.Logger}
+	if h.log == nil {
+		h.log = log.Default()
+	}
+	if !opts.Stateless {
+		h.sessions = newSessionStore(opts.SessionTimeout, opts.MaxSessions)
+	}
+	return h
+}
+
+// Close ends every session and cancels the requests still running in them.
+func (h *Handler) Close() {
+	if h.sessions != nil {
+		h.sessions.close()
+	}
+}
+
+// ServeHTTP dispatches on the method. The spec names POST and GET for the MCP
+// endpoint, and DELETE for ending a session; everything else is 405.
+func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	switch {
+	case r.Method == http.MethodPost:
+		h.servePOST(w, r)
+	case r.Method == http.MethodDelete && !h.opts.Stateless:
+		h.serveDELETE(w, r)
+	default:
+		// This stage offers no stream on GET, so GET gets 405, which the
+		// spec allows: "indicating that the server does not offer an SSE
+		// stream at this endpoint". It is answered at once, before any
+		// other work: a GET that is left hanging is worse than no GET.
+		h.methodNotAllowed(w, r)
+	}
+}
+
+func (h *Handler) methodNotAllowed(w http.ResponseWriter, r *http.Request) {
+	allow := "POST, DELETE"
+	if h.opts.Stateless {
+		allow = "POST"
+	}
+	w.Header().Set("Allow", allow)
+	writeError(w, http.StatusMethodNotAllowed, codeServerError,
+		"method %s is not allowed at the MCP endpoint; allowed: %s", r.Method, allow)
+}
+
+// serveDELETE ends a session at the client's request (basic/transports,
+// "Session Management": clients SHOULD send DELETE when they are done).
+func (h *Handler) serveDELETE(w http.ResponseWriter, r *http.Request) {
+	if _, ok := h.protocolVersion(w, r, nil); !ok {
+		return
+	}
+	id := r.Header.Get(SessionIDHeader)
+	if id == "" {
+		writeError(w, http.StatusBadRequest, codeInvalidRequest, "DELETE needs the %s header of the session to end", SessionIDHeader)
+		return
+	}
+	if !h.sessions.remove(id) {
+		writeError(w, http.StatusNotFound, codeSessionNotFound, "no session %q: it never existed, has expired or was deleted", id)
+		return
+	}
+	h.log.Printf("session %s… deleted by the client", shortID(id))
+	w.WriteHeader(http.StatusNoContent)
+}
+
+// requestContext is the context a request runs under. In stateful mode a
+// dropped connection does not cancel the request: the spec says a
+// disconnection SHOULD NOT be taken for cancellation, and a client cancels
+// with notifications/cancelled. The request still ends when its session
+// ends. A stateless request has no session to be cancelled through, so
+// there the connection is all that ties it to its client.
+func (h *Handler) requestContext(r *http.Request) context.Context {
+	if h.opts.Stateless {
+		return r.Context()
+	}
+	return context.WithoutCancel(r.Context())
+}
+
+func shortID(id string) string {
+	if len(id) > 8 {
+		return id[:8]
+	}
+	return id
+}

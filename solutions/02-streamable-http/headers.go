@@ -1,0 +1,77 @@
+package streamable
+
+import (
+	"mime"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"mcpcourse/internal/mcp"
+)
+
+// acceptsBoth reports whether an Accept header lists both application/json
+// and text/event-stream, as every POST must (basic/transports, "Sending
+// Messages to the Server": the client MUST list both). The server decides per
+// response which of the two to send, so it needs the client to take either.
+// Wildcards count, and a q=0 parameter takes a type away.
+func acceptsBoth(header []string) bool {
+	return accepts(header, "application/json") && accepts(header, "text/event-stream")
+}
+
+// accepts reports whether the Accept header values allow mediaType.
+func accepts(header []string, mediaType string) bool {
+	kind, _, _ := strings.Cut(mediaType, "/")
+	for _, value := range header {
+		for _, item := range strings.Split(value, ",") {
+			mt, params, err := mime.ParseMediaType(strings.TrimSpace(item))
+			if err != nil {
+				continue
+			}
+			if q, err := strconv.ParseFloat(params["q"], 64); err == nil && q == 0 {
+				continue
+			}
+			if mt == mediaType || mt == kind+"/*" || mt == "*/*" {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// isJSON reports whether a Content-Type is application/json, with or
+// without parameters such as charset.
+func isJSON(contentType string) bool {
+	mt, _, err := mime.ParseMediaType(contentType)
+	return err == nil && mt == "application/json"
+}
+
+// protocolVersion works out the protocol version of a request. A present
+// MCP-Protocol-Version header must name a version this server supports, or
+// the request gets 400 (basic/transports, "Protocol Version Header": MUST).
+// Without the header the server relies on what the session negotiated, and
+// failing that assumes 2025-03-26, as the spec says it SHOULD.
+//
+// When the header is bad, protocolVersion writes the 400 and returns false.
+func (h *Handler) protocolVersion(w http.ResponseWriter, r *http.Request, s *session) (mcp.ProtocolVersion, bool) {
+	values := r.Header.Values(ProtocolVersionHeader)
+	if len(values) == 0 {
+		if s != nil {
+			if v, ok := s.Version(); ok {
+				return v, true
+			}
+		}
+		v, _ := mcp.LookupVersion(mcp.HTTPFallbackVersion)
+		return v, true
+	}
+	v, ok := mcp.LookupVersion(values[0])
+	if !ok || len(values) > 1 {
+		var supported []string
+		for _, v := range mcp.Versions {
+			supported = append(supported, v.Name)
+		}
+		writeError(w, http.StatusBadRequest, codeInvalidRequest, "unsupported %s %q: this server speaks %s",
+			ProtocolVersionHeader, strings.Join(values, ", "), strings.Join(supported, ", "))
+		return mcp.ProtocolVersion{}, false
+	}
+	return v, true
+}

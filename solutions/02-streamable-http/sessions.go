@@ -1,0 +1,149 @@
+package streamable
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"sync"
+	"time"
+
+	"mcpcourse/internal/mcp"
+)
+
+// session is one client's session, known by its id.
+type session struct {
+	*mcp.Session
+	id string
+
+	// Guarded by the store's mutex.
+	lastUsed time.Time
+	active   int // requests running now; a busy session never expires
+}
+
+// sessionStore holds the live sessions. It ends idle ones after a timeout
+// and refuses new ones beyond a cap, so that a flood of initialize requests,
+// or clients that never say goodbye, cannot exhaust the server's memory.
+type sessionStore struct {
+	timeout time.Duration
+	max     int
+
+	mu   sync.Mutex
+	byID map[string]*session
+	stop chan struct{} // closed by close, to end the sweeper
+}
+
+var errTooManySessions = errors.New("too many sessions")
+
+func newSessionStore(timeout time.Duration, maxSessions int) *sessionStore {
+	s := &sessionStore{timeout: timeout, max: maxSessions, byID: map[string]*session{}, stop: make(chan struct{})}
+	go s.sweepEvery(max(min(timeout/2, time.Minute), time.Millisecond))
+	return s
+}
+
+// newSessionID returns 128 bits from the operating system's cryptographic
+// random source, as 32 hex digits: visible ASCII, as the spec requires
+// (MUST, 0x21 to 0x7E), and unguessable, as it recommends ("globally unique
+// and cryptographically secure"). A session id is the only thing that
+// stands between one client and another's session, so it must not be a
+// counter, a timestamp, or math/rand.
+func newSessionID() string {
+	var b [16]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		panic("crypto/rand failed: " + err.Error()) // cannot happen on supported systems
+	}
+	return hex.EncodeToString(b[:])
+}
+
+// create starts a session under a new id, unless the store is full.
+func (s *sessionStore) create(server *mcp.Server, id string) (*session, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if len(s.byID) >= s.max {
+		s.sweepLocked(time.Now())
+		if len(s.byID) >= s.max {
+			return nil, errTooManySessions
+		}
+	}
+	sess := &session{Session: server.NewSession(), id: id, lastUsed: time.Now()}
+	s.byID[sess.id] = sess
+	return sess, nil
+}
+
+// acquire returns the live session with id and marks it busy until release
+// is called. An id the store never issued, or one whose session has ended,
+// is not found: the server never adopts an id a client made up.
+func (s *sessionStore) acquire(id string) (sess *session, release func(), ok bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	sess = s.byID[id]
+	if sess == nil {
+		return nil, nil, false
+	}
+	if sess.active == 0 && time.Since(sess.lastUsed) > s.timeout {
+		s.endLocked(sess)
+		return nil, nil, false
+	}
+	sess.active++
+	return sess, func() {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		sess.active--
+		sess.lastUsed = time.Now()
+	}, true
+}
+
+// remove ends the session with id, and reports whether there was one.
+func (s *sessionStore) remove(id string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	sess := s.byID[id]
+	if sess != nil {
+		s.endLocked(sess)
+	}
+	return sess != nil
+}
+
+// endLocked forgets a session and cancels what still runs in it.
+func (s *sessionStore) endLocked(sess *session) {
+	delete(s.byID, sess.id)
+	sess.Close()
+}
+
+func (s *sessionStore) sweepEvery(interval time.Duration) {
+	ticker := time.NewTicker(interval)
+	defer ticker.Stop()
+	for {
+		select {
+		case <-s.stop:
+			return
+		case now := <-ticker.C:
+			s.mu.Lock()
+			s.sweepLocked(now)
+			s.mu.Unlock()
+		}
+	}
+}
+
+// sweepLocked ends every idle session past its timeout.
+func (s *sessionStore) sweepLocked(now time.Time) {
+	for _, sess := range s.byID {
+		if sess.active == 0 && now.Sub(sess.lastUsed) > s.timeout {
+			s.endLocked(sess)
+		}
+	}
+}
+
+// close ends every session and stops the sweeper.
+func (s *sessionStore) close() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	select {
+	case <-s.stop:
+		return // already closed
+	default:
+		close(s.stop)
+	}
+	for _, sess := range s.byID {
+		s.endLocked(sess)
+	}
+}
