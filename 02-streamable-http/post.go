@@ -20,9 +20,11 @@ func (h *Handler) servePOST(w http.ResponseWriter, r *http.Request) {
 	//     h.opts.MaxBodyBytes); answer 413 when it is too large;
 	//   - TODO(step 3): a body that is a JSON array goes to h.serveBatch;
 	//   - stdio.Decode the body; send a reject as the body of a 400;
+	//   - TODO(step 3): refuse a bad MCP-Protocol-Version header at once,
+	//     with h.protocolVersion(w, r, nil);
 	//   - an initialize request goes to h.serveInitialize;
-	//   - anything else belongs to a session: h.session(w, r), then check
-	//     the version header (TODO(step 3): h.protocolVersion);
+	//   - anything else belongs to a session: h.session(w, r), and call the
+	//     done function it returns when the request is over;
 	//   - a notification or a response: hand it to the session, answer 202
 	//     with no body;
 	//   - a request: h.serveRequest.
@@ -86,7 +88,9 @@ func wantsProgress(msg *jsonrpc.Message) bool {
 // serveBatch serves a JSON-RPC batch. Only 2025-03-26 has batches; at later
 // versions stdio.ServeBatch refuses them, and the refusal is a 400.
 func (h *Handler) serveBatch(w http.ResponseWriter, r *http.Request, body []byte) {
-	// TODO(step 3): find the session and the version as servePOST does, then
-	// stdio.ServeBatch(h.requestContext(r), sess.Session, version, body, nil):
-	// a reject is a 400, no responses is a 202, else 200 with the array.
+	// TODO(step 3): find the session as servePOST does, and the batch's
+	// version with h.protocolVersion(w, r, sess): the header, else what the
+	// session negotiated. Then stdio.ServeBatch(h.requestContext(r),
+	// sess.Session, version, body, nil): a reject is a 400, no responses is
+	// a 202, else 200 with the array.
 }

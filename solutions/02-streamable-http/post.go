@@ -45,6 +45,11 @@ func (h *Handler) servePOST(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusBadRequest, reject)
 		return
 	}
+	// A version this server does not speak is refused before anything else
+	// is looked at: that is what tells a newer client to fall back.
+	if _, ok := h.protocolVersion(w, r, nil); !ok {
+		return
+	}
 	if msg.IsRequest() && msg.Method == "initialize" {
 		h.serveInitialize(w, r, msg)
 		return
@@ -55,9 +60,6 @@ func (h *Handler) servePOST(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defer done()
-	if _, ok := h.protocolVersion(w, r, sess); !ok {
-		return
-	}
 	if !msg.IsRequest() {
 		// A notification, or a response to a request of ours: nothing to
 		// send back (basic/transports: "202 Accepted with no body").
@@ -71,9 +73,6 @@ func (h *Handler) servePOST(w http.ResponseWriter, r *http.Request) {
 // serveInitialize starts a session. In stateful mode the response carries the
 // new session's id in the MCP-Session-Id header.
 func (h *Handler) serveInitialize(w http.ResponseWriter, r *http.Request, msg *jsonrpc.Message) {
-	if _, ok := h.protocolVersion(w, r, nil); !ok {
-		return
-	}
 	if h.opts.Stateless {
 		h.serveRequest(w, r, &session{Session: h.server.NewSession()}, msg)
 		return
