@@ -16,6 +16,8 @@ import (
 	"net/http"
 	"time"
 
+	"mcpcourse/internal/httpjson"
+	"mcpcourse/internal/jsonrpc"
 	"mcpcourse/internal/mcp"
 )
 
@@ -25,6 +27,15 @@ import (
 const (
 	SessionIDHeader       = "Mcp-Session-Id"
 	ProtocolVersionHeader = "Mcp-Protocol-Version"
+)
+
+// Error codes for failures of the transport itself, sent in the JSON-RPC
+// error bodies of HTTP errors. JSON-RPC 2.0 keeps -32000 to -32099 for
+// implementation-defined server errors.
+const (
+	codeInvalidRequest  = jsonrpc.CodeInvalidRequest
+	codeServerError     = -32000
+	codeSessionNotFound = -32001
 )
 
 // Defaults for Options.
@@ -100,7 +111,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	// TODO(step 2): DELETE goes to h.serveDELETE, unless stateless.
 	// TODO(step 4): everything else, GET included, goes to
 	// h.methodNotAllowed, at once.
-	writeError(w, http.StatusNotImplemented, codeServerError,
+	httpjson.Error(w, http.StatusNotImplemented, codeServerError,
 		"the Streamable HTTP handler is not written yet: start at step 1 of lessons/02-streamable-http.md")
 }
 

@@ -6,6 +6,7 @@ import (
 
 	stdio "mcpcourse/01-stdio"
 
+	"mcpcourse/internal/httpjson"
 	"mcpcourse/internal/jsonrpc"
 )
 
@@ -58,7 +59,7 @@ func (h *Handler) session(w http.ResponseWriter, r *http.Request) (sess *session
 	//
 	// TODO(step 2): read MCP-Session-Id; missing: 400; h.sessions.acquire
 	// fails: 404. TODO(step 6): stateless mode keeps the step 1 behaviour.
-	writeError(w, http.StatusNotImplemented, codeServerError, "sessions are not written yet")
+	httpjson.Error(w, http.StatusNotImplemented, codeServerError, "sessions are not written yet")
 	return nil, nil, false
 }
 
@@ -71,7 +72,7 @@ func (h *Handler) serveRequest(w http.ResponseWriter, r *http.Request, sess *ses
 	// request was cancelled), answer 204 with no body.
 	//
 	// TODO(step 5): when wantsProgress(msg), answer with an SSE stream
-	// instead: newEventStream(w) is the session's Peer for the request;
+	// instead: sse.NewStream(w) is the session's Peer for the request;
 	// write the response on it as the last event, then return.
 }
 

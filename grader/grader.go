@@ -14,7 +14,7 @@
 //	GRADER_VARIANT  grade a known-bad variant of the solutions, by name
 //	                (see grader/variants), to watch a check catch a mistake
 //	GRADER_RACE=1   build the server with the race detector
-//	GRADER_VERBOSE=1 print the wire log of passing checks too
+//	GRADER_VERBOSE=1 report passing checks too (go test shows them with -v)
 package grader
 
 import (
@@ -55,10 +55,10 @@ func LessonByNumber(n string) *Lesson {
 
 // Options chooses the code to grade.
 type Options struct {
-	Root    string            // the course root (where go.mod is)
-	Base    string            // the folder holding the stage folders, relative to Root
-	Variant *variants.Variant // a known-bad variant of the solutions, or nil
-	Race    bool              // build with the race detector
+	Root    string // the course root (where go.mod is)
+	Base    string // the folder holding the stage folders, relative to Root
+	Variant string // the name of a known-bad variant of the solutions, or ""
+	Race    bool   // build with the race detector
 }
 
 // OptionsFromEnv reads the GRADER_* environment variables.
@@ -72,10 +72,7 @@ func OptionsFromEnv() (Options, error) {
 		o.Base = base
 	}
 	if name := os.Getenv("GRADER_VARIANT"); name != "" {
-		o.Variant = variants.Lookup(name)
-		if o.Variant == nil {
-			return Options{}, fmt.Errorf("GRADER_VARIANT=%s: no such variant; known: %s", name, strings.Join(variants.Names(), ", "))
-		}
+		o.Variant = name
 		o.Base = "solutions"
 	}
 	return o, nil
@@ -96,27 +93,30 @@ func Prepare(ctx context.Context, l *Lesson, o Options) (check.Target, error) {
 	ctx, cancel := context.WithTimeout(ctx, buildTimeout)
 	defer cancel()
 	req := build.Request{Root: o.Root, Package: o.Package(l), Race: o.Race}
-	name := "your code"
+	target := check.Target{Name: "your code", Package: req.Package}
 	switch {
-	case o.Variant != nil:
+	case o.Variant != "":
+		v := variants.Lookup(l.Number, o.Variant)
+		if v == nil {
+			return check.Target{}, fmt.Errorf("lesson %s has no variant %q; it has: %s", l.Number, o.Variant, strings.Join(variants.Names(l.Number), ", "))
+		}
 		tmp, err := build.TempDir()
 		if err != nil {
 			return check.Target{}, err
 		}
-		overlay, err := o.Variant.Overlay(o.Root, tmp)
-		if err != nil {
+		if req.Overlay, err = v.Overlay(o.Root, tmp); err != nil {
 			return check.Target{}, err
 		}
-		req.Overlay = overlay
-		name = "variant " + o.Variant.Name
+		target.Name, target.Variant = "variant "+v.Name+" of the reference", v.Name
 	case filepath.Clean(o.Base) != ".":
-		name = o.Base
+		target.Name = o.Base
 	}
 	bin, err := build.Binary(ctx, req)
 	if err != nil {
 		return check.Target{}, err
 	}
-	return check.Target{Name: name, Binary: bin, Package: req.Package}, nil
+	target.Binary = bin
+	return target, nil
 }
 
 // parallel is how many checks RunAll runs at once. Checks spend most of

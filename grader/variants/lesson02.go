@@ -26,11 +26,11 @@ var lesson02 = []*Variant{
 			Old: `			w.WriteHeader(http.StatusNoContent)
 			return
 		}
-		writeJSON(w, http.StatusOK, resp)`,
+		httpjson.Write(w, http.StatusOK, resp)`,
 			New: `			w.WriteHeader(http.StatusNoContent)
 			return
 		}
-		writeJSON(w, http.StatusOK, []any{resp})`,
+		httpjson.Write(w, http.StatusOK, []any{resp})`,
 		}},
 	},
 	{
@@ -57,10 +57,10 @@ var lesson02 = []*Variant{
 		Edits: []Edit{{File: httpPost,
 			Old: `	msg, reject := stdio.Decode(body)
 	if reject != nil {
-		writeJSON(w, http.StatusBadRequest, reject)`,
+		httpjson.Write(w, http.StatusBadRequest, reject)`,
 			New: `	msg, reject := stdio.Decode(body)
 	if reject != nil {
-		writeJSON(w, http.StatusOK, reject)`,
+		httpjson.Write(w, http.StatusOK, reject)`,
 		}},
 	},
 	{
@@ -78,7 +78,7 @@ var lesson02 = []*Variant{
 			Old: `			w.WriteHeader(http.StatusNoContent)
 			return
 		}
-		writeJSON(w, http.StatusOK, resp)`,
+		httpjson.Write(w, http.StatusOK, resp)`,
 			New: `			w.WriteHeader(http.StatusNoContent)
 			return
 		}
@@ -86,7 +86,7 @@ var lesson02 = []*Variant{
 			http.Error(w, resp.Error.Message, http.StatusBadRequest)
 			return
 		}
-		writeJSON(w, http.StatusOK, resp)`,
+		httpjson.Write(w, http.StatusOK, resp)`,
 		}},
 	},
 
@@ -150,9 +150,9 @@ var sessionCounter int`},
 		Mistake: "answers a request without MCP-Session-Id with 200 and a JSON-RPC error, as the official Go SDK does",
 		Edits: []Edit{{File: httpPost,
 			Old: `	if id == "" {
-		writeError(w, http.StatusBadRequest, codeInvalidRequest,`,
+		httpjson.Error(w, http.StatusBadRequest, codeInvalidRequest,`,
 			New: `	if id == "" {
-		writeError(w, http.StatusOK, codeInvalidRequest,`,
+		httpjson.Error(w, http.StatusOK, codeInvalidRequest,`,
 		}},
 	},
 	{
@@ -339,7 +339,7 @@ var sessionCounter int`},
 		return &session{Session: h.server.NewSession()}, func() {}, true
 	}`,
 			New: `	if h.opts.Stateless && r.Header.Get(SessionIDHeader) == "" {
-		writeError(w, http.StatusBadRequest, codeInvalidRequest, "missing %s header", SessionIDHeader)
+		httpjson.Error(w, http.StatusBadRequest, codeInvalidRequest, "missing %s header", SessionIDHeader)
 		return nil, nil, false
 	}
 	if h.opts.Stateless {

@@ -4,7 +4,9 @@
 // the grader catches it, and catches nothing else: a check that no variant
 // can fail would be a check that cannot fail.
 //
-// A learner can grade a variant too, to see what a mistake looks like:
+// Names are unique within a lesson; the same mistake can appear in two
+// lessons, where it fails different checks. A learner can grade a variant
+// too, to see what a mistake looks like:
 //
 //	GRADER_VARIANT=banner-on-stdout go test ./grader -run Lesson01
 package variants
@@ -53,9 +55,9 @@ func ForLesson(number string) []*Variant {
 	return out
 }
 
-// Lookup returns the variant with the given name, or nil.
-func Lookup(name string) *Variant {
-	for _, v := range All() {
+// Lookup returns the variant of a lesson with the given name, or nil.
+func Lookup(lesson, name string) *Variant {
+	for _, v := range ForLesson(lesson) {
 		if v.Name == name {
 			return v
 		}
@@ -63,10 +65,10 @@ func Lookup(name string) *Variant {
 	return nil
 }
 
-// Names lists every variant's name, sorted.
-func Names() []string {
+// Names lists the names of a lesson's variants, sorted.
+func Names(lesson string) []string {
 	var names []string
-	for _, v := range All() {
+	for _, v := range ForLesson(lesson) {
 		names = append(names, v.Name)
 	}
 	sort.Strings(names)

@@ -14,6 +14,8 @@ import (
 	"net/http"
 	"time"
 
+	"mcpcourse/internal/httpjson"
+	"mcpcourse/internal/jsonrpc"
 	"mcpcourse/internal/mcp"
 )
 
@@ -23,6 +25,15 @@ import (
 const (
 	SessionIDHeader       = "Mcp-Session-Id"
 	ProtocolVersionHeader = "Mcp-Protocol-Version"
+)
+
+// Error codes for failures of the transport itself, sent in the JSON-RPC
+// error bodies of HTTP errors. JSON-RPC 2.0 keeps -32000 to -32099 for
+// implementation-defined server errors.
+const (
+	codeInvalidRequest  = jsonrpc.CodeInvalidRequest
+	codeServerError     = -32000
+	codeSessionNotFound = -32001
 )
 
 // Defaults for Options.
@@ -114,7 +125,7 @@ func (h *Handler) methodNotAllowed(w http.ResponseWriter, r *http.Request) {
 		allow = "POST"
 	}
 	w.Header().Set("Allow", allow)
-	writeError(w, http.StatusMethodNotAllowed, codeServerError,
+	httpjson.Error(w, http.StatusMethodNotAllowed, codeServerError,
 		"method %s is not allowed at the MCP endpoint; allowed: %s", r.Method, allow)
 }
 
@@ -126,11 +137,11 @@ func (h *Handler) serveDELETE(w http.ResponseWriter, r *http.Request) {
 	}
 	id := r.Header.Get(SessionIDHeader)
 	if id == "" {
-		writeError(w, http.StatusBadRequest, codeInvalidRequest, "DELETE needs the %s header of the session to end", SessionIDHeader)
+		httpjson.Error(w, http.StatusBadRequest, codeInvalidRequest, "DELETE needs the %s header of the session to end", SessionIDHeader)
 		return
 	}
 	if !h.sessions.remove(id) {
-		writeError(w, http.StatusNotFound, codeSessionNotFound, "no session %q: it never existed, has expired or was deleted", id)
+		httpjson.Error(w, http.StatusNotFound, codeSessionNotFound, "no session %q: it never existed, has expired or was deleted", id)
 		return
 	}
 	h.log.Printf("session %s… deleted by the client", shortID(id))

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"mcpcourse/internal/httpjson"
 	"mcpcourse/internal/mcp"
 )
 
@@ -69,7 +70,7 @@ func (h *Handler) protocolVersion(w http.ResponseWriter, r *http.Request, s *ses
 		for _, v := range mcp.Versions {
 			supported = append(supported, v.Name)
 		}
-		writeError(w, http.StatusBadRequest, codeInvalidRequest, "unsupported %s %q: this server speaks %s",
+		httpjson.Error(w, http.StatusBadRequest, codeInvalidRequest, "unsupported %s %q: this server speaks %s",
 			ProtocolVersionHeader, strings.Join(values, ", "), strings.Join(supported, ", "))
 		return mcp.ProtocolVersion{}, false
 	}

@@ -8,31 +8,33 @@ import (
 
 	stdio "mcpcourse/solutions/01-stdio"
 
+	"mcpcourse/internal/httpjson"
 	"mcpcourse/internal/jsonrpc"
+	"mcpcourse/internal/sse"
 )
 
 // servePOST serves one message (or, at 2025-03-26, one batch) sent by the
 // client (basic/transports, "Sending Messages to the Server").
 func (h *Handler) servePOST(w http.ResponseWriter, r *http.Request) {
 	if !acceptsBoth(r.Header.Values("Accept")) {
-		writeError(w, http.StatusNotAcceptable, codeServerError,
+		httpjson.Error(w, http.StatusNotAcceptable, codeServerError,
 			"the Accept header must list both application/json and text/event-stream")
 		return
 	}
 	if !isJSON(r.Header.Get("Content-Type")) {
 		// Not a spec rule, but a cheap guard: a web page can POST text/plain
 		// to any origin without asking first, and never application/json.
-		writeError(w, http.StatusUnsupportedMediaType, codeServerError, "the body must be Content-Type: application/json")
+		httpjson.Error(w, http.StatusUnsupportedMediaType, codeServerError, "the body must be Content-Type: application/json")
 		return
 	}
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, h.opts.MaxBodyBytes))
 	if err != nil {
 		var tooBig *http.MaxBytesError
 		if errors.As(err, &tooBig) {
-			writeError(w, http.StatusRequestEntityTooLarge, codeServerError, "the body is larger than %d bytes", h.opts.MaxBodyBytes)
+			httpjson.Error(w, http.StatusRequestEntityTooLarge, codeServerError, "the body is larger than %d bytes", h.opts.MaxBodyBytes)
 			return
 		}
-		writeError(w, http.StatusBadRequest, codeServerError, "reading the body: %v", err)
+		httpjson.Error(w, http.StatusBadRequest, codeServerError, "reading the body: %v", err)
 		return
 	}
 
@@ -42,7 +44,7 @@ func (h *Handler) servePOST(w http.ResponseWriter, r *http.Request) {
 	}
 	msg, reject := stdio.Decode(body)
 	if reject != nil {
-		writeJSON(w, http.StatusBadRequest, reject)
+		httpjson.Write(w, http.StatusBadRequest, reject)
 		return
 	}
 	// A version this server does not speak is refused before anything else
@@ -78,26 +80,26 @@ func (h *Handler) serveInitialize(w http.ResponseWriter, r *http.Request, msg *j
 		return
 	}
 	if r.Header.Get(SessionIDHeader) != "" {
-		writeError(w, http.StatusBadRequest, codeInvalidRequest,
+		httpjson.Error(w, http.StatusBadRequest, codeInvalidRequest,
 			"initialize starts a new session: send it without the %s header", SessionIDHeader)
 		return
 	}
 	sess, err := h.sessions.create(h.server, newSessionID())
 	if err != nil {
 		w.Header().Set("Retry-After", "30")
-		writeError(w, http.StatusServiceUnavailable, codeServerError,
+		httpjson.Error(w, http.StatusServiceUnavailable, codeServerError,
 			"this server already holds %d sessions, its limit; try again later", h.opts.MaxSessions)
 		return
 	}
 	resp := sess.Handle(h.requestContext(r), msg, nil)
 	if resp == nil || resp.Error != nil {
 		h.sessions.remove(sess.id) // a failed initialize starts nothing
-		writeJSON(w, http.StatusOK, resp)
+		httpjson.Write(w, http.StatusOK, resp)
 		return
 	}
 	h.log.Printf("session %s… started", shortID(sess.id))
 	w.Header().Set(SessionIDHeader, sess.id)
-	writeJSON(w, http.StatusOK, resp)
+	httpjson.Write(w, http.StatusOK, resp)
 }
 
 // session finds the session a request belongs to and marks it busy until
@@ -111,13 +113,13 @@ func (h *Handler) session(w http.ResponseWriter, r *http.Request) (sess *session
 	}
 	id := r.Header.Get(SessionIDHeader)
 	if id == "" {
-		writeError(w, http.StatusBadRequest, codeInvalidRequest,
+		httpjson.Error(w, http.StatusBadRequest, codeInvalidRequest,
 			"missing %s header: send initialize first, then the id it returns with every request", SessionIDHeader)
 		return nil, nil, false
 	}
 	sess, release, ok := h.sessions.acquire(id)
 	if !ok {
-		writeError(w, http.StatusNotFound, codeSessionNotFound,
+		httpjson.Error(w, http.StatusNotFound, codeSessionNotFound,
 			"no session %q: it never existed, has expired or was deleted; start a new one with initialize", id)
 		return nil, nil, false
 	}
@@ -137,10 +139,10 @@ func (h *Handler) serveRequest(w http.ResponseWriter, r *http.Request, sess *ses
 			w.WriteHeader(http.StatusNoContent)
 			return
 		}
-		writeJSON(w, http.StatusOK, resp)
+		httpjson.Write(w, http.StatusOK, resp)
 		return
 	}
-	stream := newEventStream(w)
+	stream := sse.NewStream(w)
 	if resp := sess.Handle(ctx, msg, stream); resp != nil {
 		stream.Notify(ctx, resp)
 	}
@@ -174,10 +176,10 @@ func (h *Handler) serveBatch(w http.ResponseWriter, r *http.Request, body []byte
 	responses, reject := stdio.ServeBatch(h.requestContext(r), sess.Session, version, body, nil)
 	switch {
 	case reject != nil:
-		writeJSON(w, http.StatusBadRequest, reject)
+		httpjson.Write(w, http.StatusBadRequest, reject)
 	case len(responses) == 0:
 		w.WriteHeader(http.StatusAccepted)
 	default:
-		writeJSON(w, http.StatusOK, responses)
+		httpjson.Write(w, http.StatusOK, responses)
 	}
 }

@@ -84,6 +84,7 @@ type Target struct {
 	Name    string // who wrote it: "your code", "solutions", a variant's name
 	Binary  string // the built executable
 	Package string // its main package, for commands a learner can paste, such as "./01-stdio/cmd/server"
+	Variant string // the known-bad variant built, or ""; it exists only inside the grader
 }
 
 // Failure describes what went wrong. Every field but What is optional.

@@ -150,6 +150,10 @@ func (t *T) report(c *Check, status Status) string {
 	if repro == "" && t.repro != nil {
 		repro = t.repro()
 	}
+	if repro != "" && t.Target.Variant != "" {
+		repro = "# GRADER_VARIANT=" + t.Target.Variant + " applies its mistake only inside the grader;\n" +
+			"# this command runs the reference as it is, for comparison:\n" + repro
+	}
 	field("repro", repro)
 	field("target", t.Target.Name+" ("+t.Target.Package+")")
 	field("wire", strings.Join(t.Wire.lines(), "\n"))

@@ -209,6 +209,16 @@ func (s *Stdio) Pause(d time.Duration) {
 	}
 }
 
+// TrySend writes line and a newline to the target's stdin, like Send, but
+// returns a failed write instead of failing the check: for checks that expect
+// the target to stop reading.
+func (s *Stdio) TrySend(line string) error {
+	s.t.Wire.Sent(line)
+	s.Proc.Stdin.SetWriteDeadline(time.Now().Add(write))
+	_, err := io.WriteString(s.Proc.Stdin, line+"\n")
+	return err
+}
+
 // CloseStdin closes the target's stdin: end of input.
 func (s *Stdio) CloseStdin() {
 	s.t.Wire.Event("closed stdin")
