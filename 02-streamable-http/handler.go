@@ -119,7 +119,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 func (h *Handler) methodNotAllowed(w http.ResponseWriter, r *http.Request) {
 	// TODO(step 4): set the Allow header to the methods this server does
 	// serve ("POST, DELETE", or only "POST" when stateless), then answer
-	// with writeError and status 405.
+	// with httpjson.Error and status 405.
 }
 
 // serveDELETE ends a session at the client's request (basic/transports,

@@ -68,7 +68,7 @@ func (h *Handler) session(w http.ResponseWriter, r *http.Request) (sess *session
 // notifications, which must travel before the response.
 func (h *Handler) serveRequest(w http.ResponseWriter, r *http.Request, sess *session, msg *jsonrpc.Message) {
 	// TODO(step 1): run sess.Handle(h.requestContext(r), msg, nil) and write
-	// the response with writeJSON and 200. When Handle returns nil (the
+	// the response with httpjson.Write and 200. When Handle returns nil (the
 	// request was cancelled), answer 204 with no body.
 	//
 	// TODO(step 5): when wantsProgress(msg), answer with an SSE stream

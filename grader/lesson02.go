@@ -110,7 +110,7 @@ var Lesson02 = &Lesson{
 		{
 			ID: "HTTP-10", Step: 2, Severity: check.Must, Budget: 10 * time.Second,
 			Title: "session ids are unique and unguessable: 128 random bits from crypto/rand",
-			Spec: check.Spec{Rev: rev, Section: "security best practices › Session Hijacking › Mitigation; basic/transports › Session Management",
+			Spec: check.Spec{Rev: rev, Section: "security best practices › Session Hijacking › Mitigation; basic/transports › Streamable HTTP › Session Management",
 				Quote: "MCP servers MUST use secure, non-deterministic session IDs"},
 			Course: "The course asks for about 128 random bits (a random UUID's 122 pass), and ids that differ between two runs of the server.",
 			Hint:   "Read 16 bytes with crypto/rand.Read and hex-encode them. Not a counter, not a timestamp, not math/rand: with those, anyone who sees one id can work out the next.",
@@ -142,7 +142,7 @@ var Lesson02 = &Lesson{
 		{
 			ID: "HTTP-14", Step: 2, Severity: check.Must, Budget: 5 * time.Second,
 			Title: "sessions are isolated: one session's notes are not another's",
-			Spec:  check.Spec{Rev: rev, Section: "basic/lifecycle", Quote: "Establish protocol version compatibility, exchange and negotiate capabilities"},
+			Spec:  sessionRule(`An MCP "session" consists of logically related interactions between a client and a server`),
 			Course: "Each MCP-Session-Id names one conversation. The course requires each to have its own mcp.Session, so that " +
 				"state such as notes never crosses from one client to another.",
 			Hint: "Keep one *mcp.Session per session id (server.NewSession() at initialize), and route every request to the session its header names.",
@@ -158,7 +158,7 @@ var Lesson02 = &Lesson{
 		{
 			ID: "HTTP-16", Step: 2, Severity: check.Must, Budget: 8 * time.Second,
 			Title: "an idle session expires, and then gets 404",
-			Spec: check.Spec{Rev: rev, Section: "basic/transports › Session Management; security best practices › Session Hijacking › Mitigation",
+			Spec: check.Spec{Rev: rev, Section: "basic/transports › Streamable HTTP › Session Management; security best practices › Session Hijacking › Mitigation",
 				Quote: "Rotating or expiring session IDs can also reduce the risk"},
 			Course: "Clients vanish without sending DELETE. The course requires idle sessions to expire after a timeout " +
 				"(-session-timeout; the grader sets 1s), so abandoned sessions do not pile up in memory.",

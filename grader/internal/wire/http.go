@@ -30,8 +30,14 @@ type HTTP struct {
 	client *http.Client
 
 	mu       sync.Mutex
-	requests []string // curl commands for the repro, in order
-	sessions map[string]bool
+	requests []curl // every request, as a command for the repro
+}
+
+// curl is one request as a curl command, and the session id its response
+// issued, if any.
+type curl struct {
+	cmd    string
+	issued string
 }
 
 // listening is the line a course server prints to stderr once it listens.
@@ -74,7 +80,7 @@ func StartHTTP(t *check.T, args ...string) *HTTP {
 		}
 	}
 	transport := &http.Transport{MaxIdleConnsPerHost: 64}
-	h := &HTTP{t: t, Proc: p, URL: url, args: args, client: &http.Client{Transport: transport}, sessions: map[string]bool{}}
+	h := &HTTP{t: t, Proc: p, URL: url, args: args, client: &http.Client{Transport: transport}}
 	t.Cleanup(transport.CloseIdleConnections)
 	t.SetRepro(h.repro)
 	t.Wire.Event("server listening at %s", url)
@@ -129,7 +135,7 @@ func (h *HTTP) Do(req Req) *Response {
 	if req.Header == nil {
 		req.Header = http.Header{}
 	}
-	h.record(req)
+	n := h.record(req)
 	ctx, cancel := context.WithTimeout(h.t.Context(), req.Within)
 	defer cancel()
 	hr, err := http.NewRequestWithContext(ctx, req.Method, h.URL, strings.NewReader(req.Body))
@@ -164,7 +170,7 @@ func (h *HTTP) Do(req Req) *Response {
 	}
 	if id := resp.Header.Get("Mcp-Session-Id"); id != "" {
 		h.mu.Lock()
-		h.sessions[id] = true
+		h.requests[n].issued = id
 		h.mu.Unlock()
 	}
 	return out
@@ -304,8 +310,9 @@ func headerSummary(h http.Header) string {
 	return strings.Join(parts, "; ")
 }
 
-// record logs a request on the wire and keeps it as a curl command.
-func (h *HTTP) record(req Req) {
+// record logs a request on the wire and keeps it as a curl command. It
+// returns the request's number.
+func (h *HTTP) record(req Req) int {
 	var names []string
 	for name := range req.Header {
 		names = append(names, name)
@@ -334,29 +341,46 @@ func (h *HTTP) record(req Req) {
 	}
 	cmd = append(cmd, "http://127.0.0.1:8080/mcp")
 	h.mu.Lock()
-	h.requests = append(h.requests, strings.Join(cmd, " "))
-	h.mu.Unlock()
+	defer h.mu.Unlock()
+	h.requests = append(h.requests, curl{cmd: strings.Join(cmd, " ")})
+	return len(h.requests) - 1
 }
 
-// repro shows how to run the server and replay the last few requests.
+// reproShown caps how many requests the repro replays.
+const reproShown = 10
+
+// repro shows how to run the server and replay the requests. A request whose
+// response issued a session id becomes a shell assignment (SESSION=…), and
+// later requests use the variable, so the commands work as pasted.
 func (h *HTTP) repro() string {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	var b strings.Builder
 	fmt.Fprintf(&b, "go run %s -addr 127.0.0.1:8080 %s &\n", h.t.Target.Package, strings.Join(h.args, " "))
-	reqs := h.requests
-	if len(reqs) > 6 {
-		fmt.Fprintf(&b, "# … %d earlier requests, then:\n", len(reqs)-6)
-		reqs = reqs[len(reqs)-6:]
-	}
-	for _, r := range reqs {
-		for id := range h.sessions {
-			r = strings.ReplaceAll(r, id, "$SESSION")
+	vars := map[string]string{} // session id → shell variable
+	skipped := 0
+	for i, r := range h.requests {
+		cmd := r.cmd
+		for id, v := range vars {
+			cmd = strings.ReplaceAll(cmd, shellQuote("-H", "Mcp-Session-Id: "+id), `-H "Mcp-Session-Id: $`+v+`"`)
 		}
-		b.WriteString(r + "\n")
-	}
-	if len(h.sessions) > 0 {
-		b.WriteString("# $SESSION: the Mcp-Session-Id header of the initialize response")
+		if r.issued != "" {
+			v := "SESSION"
+			if len(vars) > 0 {
+				v = fmt.Sprintf("SESSION%d", len(vars)+1)
+			}
+			vars[r.issued] = v
+			cmd = v + "=$(" + strings.Replace(cmd, "curl -sS -i", "curl -sS -D - -o /dev/null", 1) +
+				` | awk 'tolower($1)=="mcp-session-id:" {print $2}' | tr -d '\r')`
+		} else if len(h.requests)-i > reproShown {
+			skipped++ // keep the start of sessions, and the last requests
+			continue
+		}
+		if skipped > 0 {
+			fmt.Fprintf(&b, "# … %d requests left out …\n", skipped)
+			skipped = 0
+		}
+		b.WriteString(cmd + "\n")
 	}
 	return b.String()
 }
