@@ -23,6 +23,12 @@ import (
 // beyond the 64 KiB at which a default bufio.Scanner gives up.
 const MaxMessageBytes = 16 << 20
 
+// MaxInFlight caps the requests one connection may have running at once, so
+// that a client cannot make the server start goroutines without end. The
+// reference answers a request beyond it with an error at once. Doing the
+// same is a good idea, but no check asks for it.
+const MaxInFlight = 256
+
 // Serve runs srv over a pair of pipes: it reads one JSON-RPC message per line
 // from in, and writes one per line to out. Requests run concurrently, each on
 // its own goroutine; notifications are handled in the order they arrive.

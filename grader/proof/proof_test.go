@@ -12,6 +12,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"os/exec"
 	"sort"
 	"strings"
 	"testing"
@@ -139,6 +140,30 @@ func TestEveryCheckIsKilledByAVariant(t *testing.T) {
 		for _, c := range l.Checks {
 			assert.True(t, killed[l.Number+"/"+c.ID], "no variant fails %s: a check that cannot fail is a defect", c.ID)
 		}
+	}
+}
+
+// TestStartersHaveTheReferenceAPI compares the exported API of each starter
+// with its reference, as go doc prints it: the two must be interchangeable,
+// because each stage imports the one before.
+func TestStartersHaveTheReferenceAPI(t *testing.T) {
+	o := options(t)
+	api := func(pkg string) string {
+		cmd := exec.Command("go", "doc", "-all", pkg)
+		cmd.Dir = o.Root
+		out, err := cmd.Output()
+		require.NoError(t, err, "go doc %s", pkg)
+		var decls []string
+		for _, line := range strings.Split(string(out), "\n") {
+			if strings.HasPrefix(line, "func ") || strings.HasPrefix(line, "type ") || strings.HasPrefix(line, "const ") ||
+				strings.HasPrefix(line, "var ") || (strings.HasPrefix(line, "\t") && len(line) > 1 && line[1] >= 'A' && line[1] <= 'Z') {
+				decls = append(decls, line)
+			}
+		}
+		return strings.Join(decls, "\n")
+	}
+	for _, l := range grader.Lessons() {
+		assert.Equal(t, api("./solutions/"+l.Stage), api("./"+l.Stage), "the starter %s and its reference differ in their exported API", l.Stage)
 	}
 }
 

@@ -176,9 +176,8 @@ var lesson01 = []*Variant{
 		Name: "serial-requests", Lesson: "01", Kills: []string{"STDIO-16", "STDIO-18"},
 		Mistake: "runs each request to the end before reading the next line",
 		Edits: []Edit{{File: stdioServe,
-			Old: `		c.inflight.Add(1)
-		go func() {
-			defer c.inflight.Done()
+			Old: `		go func() {
+			defer c.release()
 			if resp := c.session.Handle(ctx, msg, c); resp != nil {
 				c.out.send(resp)
 			}
@@ -187,6 +186,7 @@ var lesson01 = []*Variant{
 			New: `		if resp := c.session.Handle(ctx, msg, c); resp != nil {
 			c.out.send(resp)
 		}
+		c.release()
 	default:`,
 		}},
 	},
@@ -194,9 +194,9 @@ var lesson01 = []*Variant{
 		Name: "no-peer", Lesson: "01", Kills: []string{"STDIO-17"},
 		Mistake: "gives the session no Peer, so progress notifications go nowhere",
 		Edits: []Edit{{File: stdioServe,
-			Old: `			defer c.inflight.Done()
+			Old: `			defer c.release()
 			if resp := c.session.Handle(ctx, msg, c); resp != nil {`,
-			New: `			defer c.inflight.Done()
+			New: `			defer c.release()
 			if resp := c.session.Handle(ctx, msg, nil); resp != nil {`,
 		}},
 	},

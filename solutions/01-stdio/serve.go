@@ -24,6 +24,17 @@ import (
 // well above the 64 KiB at which a default bufio.Scanner gives up.
 const MaxMessageBytes = 16 << 20
 
+// MaxInFlight caps the requests (and batches) one connection may have running
+// at once. A request beyond it is answered at once with an error, instead of
+// starting yet another goroutine: a client cannot make the server take on
+// unbounded work, and the loop keeps reading, so cancellations still get
+// through.
+const MaxInFlight = 256
+
+// codeBusy is the error code for a request refused because MaxInFlight are
+// running. JSON-RPC 2.0 keeps -32000 to -32099 for server-defined errors.
+const codeBusy = -32000
+
 // Serve runs srv over a pair of pipes: it reads one JSON-RPC message per line
 // from in, and writes one per line to out. Requests run concurrently, each on
 // its own goroutine; notifications are handled in the order they arrive.
@@ -41,7 +52,7 @@ func Serve(ctx context.Context, in io.Reader, out io.Writer, srv *mcp.Server) er
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 
-	c := &conn{session: srv.NewSession(), out: newLineWriter(out)}
+	c := &conn{session: srv.NewSession(), out: newLineWriter(out), slots: make(chan struct{}, MaxInFlight)}
 	defer c.session.Close()
 
 	lines := make(chan line)
@@ -82,6 +93,27 @@ type conn struct {
 	session  *mcp.Session
 	out      *lineWriter
 	inflight sync.WaitGroup // requests (and batches) still running
+	slots    chan struct{}  // one token per request running, up to MaxInFlight
+}
+
+// admit reserves a place for one more request or batch to run, and returns
+// true; release gives it back. When all places are taken, admit answers the
+// request (id, the zero ID for a batch) with a busy error and returns false.
+func (c *conn) admit(id jsonrpc.ID) bool {
+	select {
+	case c.slots <- struct{}{}:
+		c.inflight.Add(1)
+		return true
+	default:
+		c.out.send(jsonrpc.NewErrorResponse(id, jsonrpc.NewError(codeBusy,
+			"server busy: %d requests are already running; try again when one has finished", MaxInFlight)))
+		return false
+	}
+}
+
+func (c *conn) release() {
+	<-c.slots
+	c.inflight.Done()
 }
 
 // Notify sends a notification to the client; it makes conn an mcp.Peer.
@@ -107,9 +139,11 @@ func (c *conn) handleLine(ctx context.Context, l line) {
 	}
 
 	if IsBatch(data) {
-		c.inflight.Add(1)
+		if !c.admit(jsonrpc.ID{}) {
+			return
+		}
 		go func() {
-			defer c.inflight.Done()
+			defer c.release()
 			version, _ := c.session.Version()
 			responses, reject := ServeBatch(ctx, c.session, version, data, c)
 			switch {
@@ -135,9 +169,11 @@ func (c *conn) handleLine(ctx context.Context, l line) {
 	case msg.IsRequest():
 		// Run each request on its own goroutine, so that a slow one does
 		// not hold up a ping, or the cancellation meant to stop it.
-		c.inflight.Add(1)
+		if !c.admit(*msg.ID) {
+			return
+		}
 		go func() {
-			defer c.inflight.Done()
+			defer c.release()
 			if resp := c.session.Handle(ctx, msg, c); resp != nil {
 				c.out.send(resp)
 			}

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"strings"
 	"testing"
@@ -138,6 +139,28 @@ func TestServeStopsWhenWritesFail(t *testing.T) {
 		assert.ErrorIs(t, err, io.ErrClosedPipe)
 	case <-time.After(2 * time.Second):
 		t.Fatal("Serve kept running after its output failed")
+	}
+}
+
+func TestServeRefusesRequestsBeyondMaxInFlight(t *testing.T) {
+	send, recv, _, _ := pipeServer(t)
+	countdown := `{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"countdown","arguments":{"from":1,"interval_ms":10000}}}`
+	for i := 0; i < MaxInFlight; i++ {
+		send(fmt.Sprintf(countdown, i))
+	}
+	send(fmt.Sprintf(countdown, MaxInFlight))
+	assert.JSONEq(t, fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"error":{"code":-32000,"message":"server busy: %d requests are already running; try again when one has finished"}}`, MaxInFlight, MaxInFlight), recv())
+	// A cancelled request gives its place back once its goroutine ends,
+	// which may take a moment: ping until one gets through.
+	send(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":0}}`)
+	deadline := time.Now().Add(2 * time.Second)
+	for {
+		send(`{"jsonrpc":"2.0","id":"after","method":"ping"}`)
+		if reply := recv(); !strings.Contains(reply, "server busy") {
+			assert.JSONEq(t, `{"jsonrpc":"2.0","id":"after","result":{}}`, reply, "a cancellation frees a place")
+			return
+		}
+		require.True(t, time.Now().Before(deadline), "no place was freed within 2s of the cancellation")
 	}
 }
 
