@@ -103,7 +103,8 @@ func shorten(text string) (short, cut string) {
 	for n > 0 && !utf8.RuneStart(text[n]) {
 		n--
 	}
-	return text[:n], fmt.Sprintf(" … (%d bytes in all)", len(text))
+	// Clone the prefix, so that a report never keeps a huge line alive.
+	return strings.Clone(text[:n]), fmt.Sprintf(" … (%d bytes in all)", len(text))
 }
 
 func needsQuotes(s string) bool {

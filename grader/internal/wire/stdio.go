@@ -128,7 +128,11 @@ func (s *Stdio) SendRaw(data string) { s.SendRawAsync(data)() }
 // grader reads its stdout.
 func (s *Stdio) SendRawAsync(data string) (wait func()) {
 	s.t.Wire.Sent(strings.TrimSuffix(data, "\n"))
-	s.sent = append(s.sent, data)
+	if len(data) > reproMax {
+		s.sent = append(s.sent, tooLongToPaste) // keep the count, not the bytes
+	} else {
+		s.sent = append(s.sent, data)
+	}
 	// Allow half a second per MiB beyond the base deadline, for big lines.
 	deadline := write + time.Duration(len(data)>>20)*500*time.Millisecond
 	s.Proc.Stdin.SetWriteDeadline(time.Now().Add(deadline))
@@ -398,13 +402,19 @@ func (s *Stdio) strayHint() string {
 	return ""
 }
 
+// reproMax is the longest input the repro command spells out.
+const reproMax = 400
+
+// tooLongToPaste stands in for an input longer than reproMax.
+const tooLongToPaste = "\x00too long to paste"
+
 // repro builds a shell command that feeds the same lines to the server.
 func (s *Stdio) repro() string {
 	var b strings.Builder
 	b.WriteString("printf '%s\\n'")
 	for _, line := range s.sent {
 		line = strings.TrimSuffix(line, "\n")
-		if len(line) > 400 || strings.ContainsAny(line, "\n\r") {
+		if line == tooLongToPaste || strings.ContainsAny(line, "\n\r") {
 			return "" // not worth pasting; the wire log shows what was sent
 		}
 		b.WriteString(" '" + strings.ReplaceAll(line, "'", `'\''`) + "'")
