@@ -17,24 +17,15 @@ import (
 	"mcpcourse/grader"
 	"mcpcourse/grader/internal/build"
 	"mcpcourse/grader/internal/check"
+	"mcpcourse/grader/internal/testflag"
 )
 
 func TestMain(m *testing.M) {
 	flag.Parse()
-	// Checks spend their time waiting on the server, not computing, so run
-	// more of them at once than go test's default of one per CPU.
-	if f := flag.Lookup("test.parallel"); f != nil && !isSet("test.parallel") {
-		f.Value.Set("8")
-	}
+	testflag.DefaultParallel(8)
 	code := m.Run()
 	build.Cleanup()
 	os.Exit(code)
-}
-
-func isSet(name string) bool {
-	set := false
-	flag.Visit(func(f *flag.Flag) { set = set || f.Name == name })
-	return set
 }
 
 // TestLesson01 grades stage 01, the stdio transport: go test ./grader -run Lesson01

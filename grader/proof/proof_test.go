@@ -23,25 +23,18 @@ import (
 	"mcpcourse/grader"
 	"mcpcourse/grader/internal/build"
 	"mcpcourse/grader/internal/check"
+	"mcpcourse/grader/internal/testflag"
 	"mcpcourse/grader/variants"
 )
 
 func TestMain(m *testing.M) {
 	flag.Parse()
-	// Grading a variant is mostly waiting on its server, so grade a few at
-	// once, but not so many that a loaded machine makes timing checks flaky.
-	if f := flag.Lookup("test.parallel"); f != nil && !isSet("test.parallel") {
-		f.Value.Set("2")
-	}
+	// Grade two variants at once (each runs its checks in parallel too),
+	// but not more: a loaded machine would make timing checks flaky.
+	testflag.DefaultParallel(2)
 	code := m.Run()
 	build.Cleanup()
 	os.Exit(code)
-}
-
-func isSet(name string) bool {
-	set := false
-	flag.Visit(func(f *flag.Flag) { set = set || f.Name == name })
-	return set
 }
 
 // referenceRuns is how many times the reference is graded under -race:

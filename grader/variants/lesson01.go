@@ -205,21 +205,12 @@ var lesson01 = []*Variant{
 	{
 		Name: "batches-at-every-version", Lesson: "01", Kills: []string{"STDIO-21"},
 		Mistake: "serves JSON-RPC batches whatever protocol version was negotiated",
-		Edits: []Edit{{File: stdioBatch,
-			Old: `	if !version.Batches {
-		return nil, invalid(jsonrpc.ID{}, noBatches(version))
-	}
-`,
-			New: ``,
-		}},
+		Edits:   editBatchesAtEveryVersion,
 	},
 	{
 		Name: "no-batches", Lesson: "01", Kills: []string{"STDIO-20"},
 		Mistake: "refuses JSON-RPC batches even at 2025-03-26, which requires them",
-		Edits: []Edit{{File: stdioBatch,
-			Old: `	if !version.Batches {`,
-			New: `	if true {`,
-		}},
+		Edits:   editNoBatches,
 	},
 
 	// Shutting down.
@@ -273,10 +264,7 @@ var lesson01 = []*Variant{
 	{
 		Name: "initialize-without-server-info", Lesson: "01", Kills: []string{"STDIO-01"},
 		Mistake: `spells "serverInfo" as "server_info" in the InitializeResult`,
-		Edits: []Edit{{File: mcpServer,
-			Old: "ServerInfo      Implementation `json:\"serverInfo\"`",
-			New: "ServerInfo      Implementation `json:\"server_info\"`",
-		}},
+		Edits:   editServerInfoSpelling,
 	},
 	{
 		Name: "always-latest-version", Lesson: "01", Kills: []string{"STDIO-02", "STDIO-20"},
@@ -382,12 +370,7 @@ var lesson01 = []*Variant{
 	{
 		Name: "ignores-cancellation", Lesson: "01", Kills: []string{"STDIO-18"},
 		Mistake: "reads notifications/cancelled and does nothing with it",
-		Edits: []Edit{{File: mcpServer,
-			Old: `		if cancel != nil {
-			cancel()
-		}`,
-			New: `		_ = cancel // later`,
-		}},
+		Edits:   editIgnoresCancellation,
 	},
 	{
 		Name: "answers-cancelled-requests", Lesson: "01", Kills: []string{"STDIO-18"},
@@ -398,3 +381,29 @@ var lesson01 = []*Variant{
 		}},
 	},
 }
+
+// Edits that make the same mistake in more than one lesson, where each fails
+// that lesson's own checks.
+var (
+	editBatchesAtEveryVersion = []Edit{{File: stdioBatch,
+		Old: `	if !version.Batches {
+		return nil, invalid(jsonrpc.ID{}, noBatches(version))
+	}
+`,
+		New: ``,
+	}}
+	editNoBatches = []Edit{{File: stdioBatch,
+		Old: `	if !version.Batches {`,
+		New: `	if true {`,
+	}}
+	editServerInfoSpelling = []Edit{{File: mcpServer,
+		Old: "ServerInfo      Implementation `json:\"serverInfo\"`",
+		New: "ServerInfo      Implementation `json:\"server_info\"`",
+	}}
+	editIgnoresCancellation = []Edit{{File: mcpServer,
+		Old: `		if cancel != nil {
+			cancel()
+		}`,
+		New: `		_ = cancel // later`,
+	}}
+)

@@ -14,10 +14,7 @@ var lesson02 = []*Variant{
 	{
 		Name: "initialize-without-server-info", Lesson: "02", Kills: []string{"HTTP-01", "HTTP-24"},
 		Mistake: `spells "serverInfo" as "server_info" in the InitializeResult`,
-		Edits: []Edit{{File: mcpServer,
-			Old: "ServerInfo      Implementation `json:\"serverInfo\"`",
-			New: "ServerInfo      Implementation `json:\"server_info\"`",
-		}},
+		Edits:   editServerInfoSpelling,
 	},
 	{
 		Name: "response-in-an-array", Lesson: "02", Kills: []string{"HTTP-02"},
@@ -254,21 +251,12 @@ var sessionCounter int`},
 	{
 		Name: "no-batches", Lesson: "02", Kills: []string{"HTTP-19"},
 		Mistake: "refuses JSON-RPC batches even at 2025-03-26, which requires them",
-		Edits: []Edit{{File: stdioBatch,
-			Old: `	if !version.Batches {`,
-			New: `	if true {`,
-		}},
+		Edits:   editNoBatches,
 	},
 	{
 		Name: "batches-at-every-version", Lesson: "02", Kills: []string{"HTTP-20"},
 		Mistake: "serves JSON-RPC batches whatever protocol version the request carries",
-		Edits: []Edit{{File: stdioBatch,
-			Old: `	if !version.Batches {
-		return nil, invalid(jsonrpc.ID{}, noBatches(version))
-	}
-`,
-			New: ``,
-		}},
+		Edits:   editBatchesAtEveryVersion,
 	},
 
 	// Step 4: GET.
@@ -322,12 +310,7 @@ var sessionCounter int`},
 	{
 		Name: "ignores-cancellation", Lesson: "02", Kills: []string{"HTTP-23"},
 		Mistake: "reads notifications/cancelled and does nothing with it",
-		Edits: []Edit{{File: mcpServer,
-			Old: `		if cancel != nil {
-			cancel()
-		}`,
-			New: `		_ = cancel // later`,
-		}},
+		Edits:   editIgnoresCancellation,
 	},
 
 	// Step 6: stateless mode.
