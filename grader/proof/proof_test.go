@@ -98,29 +98,40 @@ func TestEachVariantFailsExactlyTheChecksItNames(t *testing.T) {
 			require.NotNil(t, l, "variant %s names lesson %s, which does not exist", v.Name, v.Lesson)
 			o := options(t)
 			o.Base, o.Variant = "solutions", v.Name
-			results := grade(t, l, o)
-
-			var failed []string
-			var reports strings.Builder
-			for id, r := range results {
-				if r.Status != check.Pass {
-					failed = append(failed, id)
-					fmt.Fprintf(&reports, "%s\n", r.Report)
-				}
-			}
-			sort.Strings(failed)
 			want := append([]string(nil), v.Kills...)
 			sort.Strings(want)
-			assert.Equal(t, want, failed, "variant %s (%s) should fail exactly the checks it names.\nReports:\n%s", v.Name, v.Mistake, reports.String())
-			for id, r := range results {
-				if r.Status != check.Pass {
-					assert.Contains(t, r.Report, "hint", "%s's report has no hint", id)
-					assert.Contains(t, r.Report, "MCP ", "%s's report cites no spec", id)
-				}
+
+			attempts := 1
+			if v.Racy {
+				attempts = racyAttempts
 			}
+			var failed []string
+			var reports strings.Builder
+			for attempt := 1; attempt <= attempts; attempt++ {
+				failed, reports = nil, strings.Builder{}
+				results := grade(t, l, o)
+				for id, r := range results {
+					if r.Status != check.Pass {
+						failed = append(failed, id)
+						fmt.Fprintf(&reports, "%s\n", r.Report)
+						assert.Contains(t, r.Report, "hint", "%s's report has no hint", id)
+						assert.Contains(t, r.Report, "MCP ", "%s's report cites no spec", id)
+					}
+				}
+				sort.Strings(failed)
+				if len(failed) > 0 || attempt == attempts {
+					break // caught, or out of attempts; judge this run
+				}
+				t.Logf("attempt %d: the racy variant %s was not caught this time; grading it again", attempt, v.Name)
+			}
+			assert.Equal(t, want, failed, "variant %s (%s) should fail exactly the checks it names.\nReports:\n%s", v.Name, v.Mistake, reports.String())
 		})
 	}
 }
+
+// racyAttempts is how many times the proof grades a Racy variant before it
+// gives up waiting for the race to show.
+const racyAttempts = 5
 
 func TestEveryCheckIsKilledByAVariant(t *testing.T) {
 	killed := map[string]bool{}

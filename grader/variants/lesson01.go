@@ -38,7 +38,7 @@ var lesson01 = []*Variant{
 		}},
 	},
 	{
-		Name: "split-writes", Lesson: "01", Kills: []string{"STDIO-19"},
+		Name: "split-writes", Lesson: "01", Kills: []string{"STDIO-19"}, Racy: true,
 		Mistake: "locks each Write, but writes a message and its newline with two of them",
 		Edits: []Edit{{File: stdioWriter,
 			Old: `	// One Write per message, made under the lock, is what keeps lines whole.

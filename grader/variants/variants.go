@@ -27,6 +27,13 @@ type Variant struct {
 	Mistake string   // what the code does wrong, in a sentence
 	Kills   []string // the ids of exactly the checks that must not pass
 	Edits   []Edit
+
+	// Racy marks a mistake that shows only when goroutines happen to
+	// interleave, as two unguarded writers do. The checks provoke that
+	// interleaving, but on a busy or single-CPU machine a run can miss it,
+	// so the course's proof grades such a variant up to a few times until it
+	// is caught. It never tolerates a failure outside Kills.
+	Racy bool
 }
 
 // Edit replaces one piece of a file of the reference.
