@@ -564,7 +564,7 @@ func checkCancellation(t *check.T) {
 func checkNoInterleaving(t *check.T) {
 	s := wire.StartStdio(t)
 	s.Initialize(rev)
-	const n, size = 32, 96 << 10
+	const n, size = 24, 48 << 10
 	var batch strings.Builder
 	texts := map[string]string{}
 	for i := 0; i < n; i++ {
