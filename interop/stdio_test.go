@@ -101,37 +101,8 @@ func TestStdioGoSDKClient(t *testing.T) {
 	got = callTool(ctx, t, cs, &mcp.CallToolParams{Name: "list_notes"})
 	assert.Equal(t, "1. interop works", got, "list_notes")
 
-	// countdown with a progress token. SetProgressToken stores the token in
-	// the request's _meta.progressToken (it accepts a string or an integer).
-	// A string token comes back as a Go string, so it compares as is.
-	const token = "interop-countdown"
-	params := &mcp.CallToolParams{
-		Name:      "countdown",
-		Arguments: map[string]any{"from": 3, "interval_ms": 20},
-	}
-	params.SetProgressToken(token)
-	got = callTool(ctx, t, cs, params)
-	assert.Equal(t, "Liftoff! Counted down from 3.", got, "countdown")
-
-	// The server writes each notification before the response, but the SDK
-	// hands notifications to the handler on another goroutine, so the
-	// response can overtake them. Wait for them, with the test's deadline.
-	var steps []float64
-	for len(steps) < 3 {
-		select {
-		case p := <-progress:
-			assert.Equal(t, token, p.ProgressToken, "progressToken must echo the request's token")
-			assert.Equal(t, 3.0, p.Total, "total")
-			steps = append(steps, p.Progress)
-		case <-ctx.Done():
-			t.Fatalf("got %d progress notifications before the deadline, want 3", len(steps))
-		}
-	}
-	// Progress MUST increase with each notification (utilities/progress).
-	for i := 1; i < len(steps); i++ {
-		assert.Greater(t, steps[i], steps[i-1], "progress must increase: %v", steps)
-	}
-	assert.Equal(t, 3.0, steps[len(steps)-1], "the last notification reports the whole countdown")
+	// countdown with a progress token: three notifications, then the result.
+	checkCountdown(ctx, t, cs, progress)
 
 	// Shut down. Close waits for the connection to go idle, closes the
 	// server's stdin and waits for the process to exit. Run it on its own
@@ -151,11 +122,5 @@ func TestStdioGoSDKClient(t *testing.T) {
 	require.NotNil(t, cmd.ProcessState, "the server process was not waited for")
 	assert.True(t, cmd.ProcessState.Success(), "server exit: %v", cmd.ProcessState)
 
-	// Close has let every queued notification handler run, so a fourth
-	// progress notification would be in the channel by now.
-	select {
-	case p := <-progress:
-		t.Errorf("more progress notifications than countdown steps; extra: %+v", p)
-	default:
-	}
+	assertNoMoreProgress(t, progress)
 }

@@ -64,13 +64,12 @@ const (
 type Session struct {
 	server *Server
 
-	mu          sync.Mutex
-	version     ProtocolVersion // zero until initialize has been answered
-	initialized bool            // notifications/initialized arrived
-	notes       []string
-	inflight    map[string]context.CancelFunc // by request id
-	early       []string                      // ids cancelled before their request started; see handleNotification
-	closed      bool
+	mu       sync.Mutex
+	version  ProtocolVersion // zero until initialize has been answered
+	notes    []string
+	inflight map[string]context.CancelFunc // by request id
+	early    []string                      // ids cancelled before their request started; see handleNotification
+	closed   bool
 }
 
 // maxEarlyCancels bounds how many early cancellations a session remembers.
@@ -122,10 +121,6 @@ func (s *Session) Handle(ctx context.Context, msg *jsonrpc.Message, peer Peer) *
 
 func (s *Session) handleNotification(msg *jsonrpc.Message) {
 	switch msg.Method {
-	case "notifications/initialized":
-		s.mu.Lock()
-		s.initialized = true
-		s.mu.Unlock()
 	case "notifications/cancelled":
 		// Invalid cancellations SHOULD be ignored (cancellation, "Error
 		// Handling"), so a malformed one is dropped without a word.
@@ -153,8 +148,10 @@ func (s *Session) handleNotification(msg *jsonrpc.Message) {
 			cancel()
 		}
 	}
-	// Any other notification is one this server has no use for. Receivers
-	// never answer notifications, so there is nothing to do.
+	// Any other notification, notifications/initialized included, asks
+	// nothing of this server: it serves requests whether or not the client
+	// has said it is ready. Receivers never answer notifications, so there
+	// is nothing to do.
 }
 
 func (s *Session) handleRequest(ctx context.Context, msg *jsonrpc.Message, peer Peer) *jsonrpc.Message {

@@ -92,9 +92,6 @@ func childEnv() []string {
 	return env
 }
 
-// Pid returns the process id.
-func (p *Process) Pid() int { return p.cmd.Process.Pid }
-
 // Done is closed when the process has exited.
 func (p *Process) Done() <-chan struct{} { return p.done }
 

@@ -60,9 +60,6 @@ func (m *Msg) MethodName() string {
 // IsResponse reports whether m has an id and no method.
 func (m *Msg) IsResponse() bool { return m.ID != nil && m.Method == nil }
 
-// IsNotification reports whether m has a method and no id.
-func (m *Msg) IsNotification() bool { return m.Method != nil && m.ID == nil }
-
 // IsResponseTo reports whether m is a response whose id has exactly the JSON
 // text id (such as `7` or `"abc"`): the same value and the same JSON type.
 func (m *Msg) IsResponseTo(id string) bool {

@@ -32,7 +32,6 @@ type Line struct {
 	Text    string
 	Msg     *Msg   // nil when the line is not a JSON-RPC message
 	Err     error  // why Msg is nil
-	Cut     bool   // longer than maxLine; Text holds the start
 	Problem string // why Msg is not a valid JSON-RPC message, or ""
 }
 
@@ -101,7 +100,7 @@ func (s *Stdio) read() {
 			break
 		}
 		text := strings.TrimSuffix(string(buf), "\n")
-		l := Line{Text: text, Cut: cut}
+		l := Line{Text: text}
 		if cut {
 			l.Err = fmt.Errorf("line longer than %d bytes", maxLine)
 		} else if l.Msg, l.Err = Parse([]byte(text)); l.Err == nil {
@@ -312,9 +311,6 @@ func (s *Stdio) Quiet(window time.Duration, what string) {
 // All returns every line received so far (up to a cap), in order.
 func (s *Stdio) All() []Line { return s.all }
 
-// EOF reports whether the target's stdout has ended.
-func (s *Stdio) EOF() bool { return s.eof }
-
 // Pending returns the lines received but not taken by Await, and forgets them.
 func (s *Stdio) Pending() []Line {
 	p := s.pending
@@ -322,18 +318,15 @@ func (s *Stdio) Pending() []Line {
 	return p
 }
 
-// Drain collects every line until stdout ends or within passes; it reports
-// whether stdout ended.
-func (s *Stdio) Drain(within time.Duration) ([]Line, bool) {
+// Drain reads lines until stdout ends or within passes, so that All sees
+// them.
+func (s *Stdio) Drain(within time.Duration) {
 	timer := time.NewTimer(within)
 	defer timer.Stop()
-	var out []Line
 	for {
-		l, ok := s.next(timer.C)
-		if !ok {
-			return append(s.Pending(), out...), s.eof
+		if _, ok := s.next(timer.C); !ok {
+			return
 		}
-		out = append(out, l)
 	}
 }
 
