@@ -55,6 +55,7 @@ func Serve(ctx context.Context, in io.Reader, out io.Writer, srv *mcp.Server) er
 	// TODO(step 6): at end of input, wait for the requests still running;
 	// return when ctx is cancelled, or when writing to out fails.
 	c := &conn{session: srv.NewSession(), out: out}
+	c.session.Attach(c) // what the server says on its own (log messages) goes to stdout too
 	_ = c
 	return errors.New("stdio.Serve is not written yet: start at step 1 of lessons/01-stdio.md")
 }
@@ -67,10 +68,10 @@ type conn struct {
 	// that counts the requests still running.
 }
 
-// Notify sends a notification to the client. Having this method makes conn
-// an mcp.Peer: pass c to session.Handle, and a running tool can send
-// progress notifications through it.
-func (c *conn) Notify(ctx context.Context, n *jsonrpc.Message) error {
-	// TODO(step 4): write n as one line, exactly as you write a response.
+// Send writes a message to the client outside of a response. Having this
+// method makes conn an mcp.Peer: pass c to session.Handle, and a running
+// tool can send progress notifications through it.
+func (c *conn) Send(ctx context.Context, msg *jsonrpc.Message) error {
+	// TODO(step 4): write msg as one line, exactly as you write a response.
 	return nil
 }

@@ -66,6 +66,17 @@ type Options struct {
 	// Logger receives a line per session started or ended. Nil means the
 	// standard logger (stderr).
 	Logger *log.Logger
+
+	// The two plugs through which a later stage extends this handler
+	// without copying it (see streams.go). Stage 02 leaves both nil.
+
+	// Streams opens the SSE stream that answers a request. Nil means plain
+	// streams without event ids.
+	Streams Streams
+
+	// GET serves GET requests in stateful mode: the client's standalone
+	// stream. Nil means GET gets 405, as it always does when stateless.
+	GET http.Handler
 }
 
 // Handler serves the MCP endpoint. Mount it at one path, such as /mcp.
@@ -73,6 +84,7 @@ type Handler struct {
 	server   *mcp.Server
 	opts     Options
 	sessions *sessionStore // nil in stateless mode
+	streams  Streams
 	log      *log.Logger
 }
 
@@ -87,9 +99,12 @@ func NewHandler(server *mcp.Server, opts Options) *Handler {
 	if opts.MaxBodyBytes <= 0 {
 		opts.MaxBodyBytes = DefaultMaxBodyBytes
 	}
-	h := &Handler{server: server, opts: opts, log: opts.Logger}
+	h := &Handler{server: server, opts: opts, streams: opts.Streams, log: opts.Logger}
 	if h.log == nil {
 		h.log = log.Default()
+	}
+	if h.streams == nil {
+		h.streams = plainStreams{}
 	}
 	if !opts.Stateless {
 		h.sessions = newSessionStore(opts.SessionTimeout, opts.MaxSessions)
@@ -107,6 +122,12 @@ func (h *Handler) Close() {
 // ServeHTTP dispatches on the method. The spec names POST and GET for the MCP
 // endpoint, and DELETE for ending a session; everything else is 405.
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	// A later stage serves GET itself, through Options.GET; this stage
+	// never does.
+	if r.Method == http.MethodGet && h.opts.GET != nil && !h.opts.Stateless {
+		h.opts.GET.ServeHTTP(w, r)
+		return
+	}
 	// TODO(step 1): POST goes to h.servePOST.
 	// TODO(step 2): DELETE goes to h.serveDELETE, unless stateless.
 	// TODO(step 4): everything else, GET included, goes to
@@ -117,9 +138,19 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 
 // methodNotAllowed answers 405 Method Not Allowed.
 func (h *Handler) methodNotAllowed(w http.ResponseWriter, r *http.Request) {
-	// TODO(step 4): set the Allow header to the methods this server does
-	// serve ("POST, DELETE", or only "POST" when stateless), then answer
-	// with httpjson.Error and status 405.
+	// TODO(step 4): set the Allow header to h.allowed(), the methods this
+	// server does serve, then answer with httpjson.Error and status 405.
+}
+
+// allowed lists the methods this handler serves, for the Allow header.
+func (h *Handler) allowed() string {
+	switch {
+	case h.opts.Stateless:
+		return "POST"
+	case h.opts.GET != nil:
+		return "GET, POST, DELETE"
+	}
+	return "POST, DELETE"
 }
 
 // serveDELETE ends a session at the client's request (basic/transports,

@@ -12,9 +12,17 @@ import (
 // Messages to the Server": the client MUST list both). The server decides per
 // response which of the two to send, so it needs the client to take either.
 func acceptsBoth(header []string) bool {
-	// TODO(step 1): each header value is a comma-separated list of media
-	// ranges such as "application/json", "text/*;q=0.5" or "*/*". Parse each
-	// with mime.ParseMediaType; wildcards count, and q=0 means "not this".
+	return Accepts(header, "application/json") && Accepts(header, "text/event-stream")
+}
+
+// Accepts reports whether the values of an Accept header allow mediaType,
+// such as "text/event-stream". Each value is a comma-separated list of media
+// ranges; wildcards count, and a q=0 parameter takes a type away.
+func Accepts(header []string, mediaType string) bool {
+	// TODO(step 1): split each header value on commas. Parse each media
+	// range, such as "application/json", "text/*;q=0.5" or "*/*", with
+	// mime.ParseMediaType; skip one whose q parameter is 0, and match the
+	// exact type, its "type/*" wildcard, or "*/*".
 	return false
 }
 
@@ -25,15 +33,15 @@ func isJSON(contentType string) bool {
 	return err == nil && mt == "application/json"
 }
 
-// protocolVersion works out the protocol version of a request. A present
+// ProtocolVersion works out the protocol version of a request. A present
 // MCP-Protocol-Version header must name a version this server supports, or
 // the request gets 400 (basic/transports, "Protocol Version Header": MUST).
 // Without the header the server relies on what the session negotiated, and
 // failing that assumes 2025-03-26, as the spec says it SHOULD.
 //
-// When the header is bad, protocolVersion writes the 400 and returns false.
+// When the header is bad, ProtocolVersion writes the 400 and returns false.
 // s may be nil, before a session is known.
-func (h *Handler) protocolVersion(w http.ResponseWriter, r *http.Request, s *session) (mcp.ProtocolVersion, bool) {
+func (h *Handler) ProtocolVersion(w http.ResponseWriter, r *http.Request, s *Session) (mcp.ProtocolVersion, bool) {
 	// TODO(step 3): read the header; look it up with mcp.LookupVersion;
 	// without it, use s.Version() or mcp.HTTPFallbackVersion.
 	v, _ := mcp.LookupVersion(mcp.HTTPFallbackVersion)

@@ -22,9 +22,9 @@ func (h *Handler) servePOST(w http.ResponseWriter, r *http.Request) {
 	//   - TODO(step 3): a body that is a JSON array goes to h.serveBatch;
 	//   - stdio.Decode the body; send a reject as the body of a 400;
 	//   - TODO(step 3): refuse a bad MCP-Protocol-Version header at once,
-	//     with h.protocolVersion(w, r, nil);
+	//     with h.ProtocolVersion(w, r, nil);
 	//   - an initialize request goes to h.serveInitialize;
-	//   - anything else belongs to a session: h.session(w, r), and call the
+	//   - anything else belongs to a session: h.Session(w, r), and call the
 	//     done function it returns when the request is over;
 	//   - a notification or a response: hand it to the session, answer 202
 	//     with no body;
@@ -36,7 +36,7 @@ func (h *Handler) servePOST(w http.ResponseWriter, r *http.Request) {
 // new session's id in the MCP-Session-Id header.
 func (h *Handler) serveInitialize(w http.ResponseWriter, r *http.Request, msg *jsonrpc.Message) {
 	// TODO(step 1): for now, serve initialize with a fresh session:
-	// h.serveRequest(w, r, &session{Session: h.server.NewSession()}, msg).
+	// h.serveRequest(w, r, &Session{Session: h.server.NewSession()}, msg).
 	//
 	// TODO(step 2): in stateful mode, refuse an initialize that carries an
 	// MCP-Session-Id (400); create the session with
@@ -48,14 +48,14 @@ func (h *Handler) serveInitialize(w http.ResponseWriter, r *http.Request, msg *j
 	// TODO(step 6): in stateless mode, keep the step 1 behaviour.
 }
 
-// session finds the session a request belongs to and marks it busy until
+// Session finds the session a request belongs to and marks it busy until
 // done is called. In stateless mode every request gets a fresh session of
-// its own, and the header is ignored. On failure, session writes the error
+// its own, and the header is ignored. On failure, Session writes the error
 // response itself: 400 without the header, 404 for an id that is unknown,
 // expired or deleted (basic/transports, "Session Management").
-func (h *Handler) session(w http.ResponseWriter, r *http.Request) (sess *session, done func(), ok bool) {
+func (h *Handler) Session(w http.ResponseWriter, r *http.Request) (sess *Session, done func(), ok bool) {
 	// TODO(step 1): until you have sessions, give every request a fresh one:
-	// return &session{Session: h.server.NewSession()}, func() {}, true
+	// return &Session{Session: h.server.NewSession()}, func() {}, true
 	//
 	// TODO(step 2): read MCP-Session-Id; missing: 400; h.sessions.acquire
 	// fails: 404. TODO(step 6): stateless mode keeps the step 1 behaviour.
@@ -66,14 +66,16 @@ func (h *Handler) session(w http.ResponseWriter, r *http.Request) (sess *session
 // serveRequest runs a request and sends its response: as a single JSON
 // object, or as an SSE stream when the client asked for progress
 // notifications, which must travel before the response.
-func (h *Handler) serveRequest(w http.ResponseWriter, r *http.Request, sess *session, msg *jsonrpc.Message) {
+func (h *Handler) serveRequest(w http.ResponseWriter, r *http.Request, sess *Session, msg *jsonrpc.Message) {
 	// TODO(step 1): run sess.Handle(h.requestContext(r), msg, nil) and write
-	// the response with httpjson.Write and 200. When Handle returns nil (the
-	// request was cancelled), answer 204 with no body.
+	// the response with httpjson.Write and 200.
 	//
 	// TODO(step 5): when wantsProgress(msg), answer with an SSE stream
-	// instead: sse.NewStream(w) is the session's Peer for the request;
-	// write the response on it as the last event, then return.
+	// instead: stream := h.streams.Open(w, r, sess) is the session's Peer
+	// for the request; send the response on it as the last event, then
+	// stream.Close() and return. When Handle returns nil (the request was
+	// cancelled), there is no response to send: answer with a stream that
+	// ends at once, h.streams.Open(w, r, sess).Close().
 }
 
 // wantsProgress reports whether a request carries _meta.progressToken.
@@ -90,7 +92,7 @@ func wantsProgress(msg *jsonrpc.Message) bool {
 // versions stdio.ServeBatch refuses them, and the refusal is a 400.
 func (h *Handler) serveBatch(w http.ResponseWriter, r *http.Request, body []byte) {
 	// TODO(step 3): find the session as servePOST does, and the batch's
-	// version with h.protocolVersion(w, r, sess): the header, else what the
+	// version with h.ProtocolVersion(w, r, sess): the header, else what the
 	// session negotiated. Then stdio.ServeBatch(h.requestContext(r),
 	// sess.Session, version, body, nil): a reject is a 400, no responses is
 	// a 202, else 200 with the array.

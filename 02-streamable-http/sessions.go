@@ -8,8 +8,9 @@ import (
 	"mcpcourse/internal/mcp"
 )
 
-// session is one client's session, known by its id.
-type session struct {
+// Session is one client's session, known by its id. In stateless mode each
+// request has a Session of its own, with no id.
+type Session struct {
 	*mcp.Session
 	id string
 
@@ -17,6 +18,9 @@ type session struct {
 	lastUsed time.Time
 	active   int // requests running now; a busy session never expires
 }
+
+// ID returns the session's MCP-Session-Id, or "" in stateless mode.
+func (s *Session) ID() string { return s.id }
 
 // sessionStore holds the live sessions. It ends idle ones after a timeout
 // and refuses new ones beyond a cap, so that a flood of initialize requests,
@@ -26,14 +30,14 @@ type sessionStore struct {
 	max     int
 
 	mu   sync.Mutex
-	byID map[string]*session
+	byID map[string]*Session
 	stop chan struct{} // closed by close, to end the sweeper
 }
 
 var errTooManySessions = errors.New("too many sessions")
 
 func newSessionStore(timeout time.Duration, maxSessions int) *sessionStore {
-	s := &sessionStore{timeout: timeout, max: maxSessions, byID: map[string]*session{}, stop: make(chan struct{})}
+	s := &sessionStore{timeout: timeout, max: maxSessions, byID: map[string]*Session{}, stop: make(chan struct{})}
 	go s.sweepEvery(max(min(timeout/2, time.Minute), time.Millisecond))
 	return s
 }
@@ -47,17 +51,17 @@ func newSessionID() string {
 }
 
 // create starts a session under a new id, unless the store is full.
-func (s *sessionStore) create(server *mcp.Server, id string) (*session, error) {
+func (s *sessionStore) create(server *mcp.Server, id string) (*Session, error) {
 	// TODO(step 2): under s.mu, refuse with errTooManySessions when
 	// len(s.byID) has reached s.max (sweep the idle ones first), else
-	// store &session{Session: server.NewSession(), id: id, lastUsed: time.Now()}.
+	// store &Session{Session: server.NewSession(), id: id, lastUsed: time.Now()}.
 	return nil, errTooManySessions
 }
 
 // acquire returns the live session with id and marks it busy until release
 // is called. An id the store never issued, or one whose session has ended,
 // is not found: the server never adopts an id a client made up.
-func (s *sessionStore) acquire(id string) (sess *session, release func(), ok bool) {
+func (s *sessionStore) acquire(id string) (sess *Session, release func(), ok bool) {
 	// TODO(step 2): look the id up under s.mu. A session idle past
 	// s.timeout has expired: end it and report it not found. Otherwise count
 	// it active until release, which also records when it was last used.
@@ -72,7 +76,7 @@ func (s *sessionStore) remove(id string) bool {
 
 // endLocked forgets a session and cancels what still runs in it. The caller
 // holds s.mu.
-func (s *sessionStore) endLocked(sess *session) {
+func (s *sessionStore) endLocked(sess *Session) {
 	delete(s.byID, sess.id)
 	sess.Close()
 }

@@ -241,32 +241,6 @@ func checkInitialize(t *check.T) {
 	checkInitializeResult(t, s.Call(`1`, "initialize", wire.InitializeParams(rev)))
 }
 
-// checkInitializeResult fails the check unless resp is a valid response to
-// an initialize that asked for rev (lifecycle, "Initialization").
-func checkInitializeResult(t *check.T, resp *wire.Msg) {
-	result := mustResult(t, resp, "initialize")
-	var r struct {
-		ProtocolVersion *string          `json:"protocolVersion"`
-		Capabilities    *json.RawMessage `json:"capabilities"`
-		ServerInfo      *struct {
-			Name    *string `json:"name"`
-			Version *string `json:"version"`
-		} `json:"serverInfo"`
-	}
-	json.Unmarshal(result, &r)
-	want := `{"protocolVersion":"2025-11-25","capabilities":{...},"serverInfo":{"name":"...","version":"..."}}`
-	switch {
-	case r.ProtocolVersion == nil:
-		t.Fail(check.Failure{What: `the InitializeResult has no string "protocolVersion"`, Got: check.Quote(string(resp.Raw)), Want: want})
-	case *r.ProtocolVersion != rev:
-		t.Fail(check.Failure{What: "the server did not echo the requested version, which it supports", Got: check.Quote(*r.ProtocolVersion), Want: check.Quote(rev)})
-	case r.Capabilities == nil || !strings.HasPrefix(strings.TrimSpace(string(*r.Capabilities)), "{"):
-		t.Fail(check.Failure{What: `the InitializeResult has no "capabilities" object`, Got: check.Quote(string(resp.Raw)), Want: want})
-	case r.ServerInfo == nil || r.ServerInfo.Name == nil || r.ServerInfo.Version == nil:
-		t.Fail(check.Failure{What: `the InitializeResult has no "serverInfo" with a string "name" and "version"`, Got: check.Quote(string(resp.Raw)), Want: want})
-	}
-}
-
 func checkNegotiation(t *check.T) {
 	var supported []string
 	for _, v := range mcp.Versions {
@@ -508,29 +482,11 @@ func checkProgress(t *check.T) {
 		}
 		s.Send(wire.Request(id, "tools/call", wire.ToolCall("countdown", map[string]any{"from": 3, "interval_ms": 20}, token)))
 		s.AwaitResponse(wire.T2, id, "tools/call countdown")
-		var values []float64
+		var before []*wire.Msg
 		for _, l := range s.Pending() {
-			if l.Msg == nil || l.Msg.MethodName() != "notifications/progress" {
-				continue
-			}
-			var p struct {
-				Token    json.RawMessage `json:"progressToken"`
-				Progress *float64        `json:"progress"`
-			}
-			json.Unmarshal(l.Msg.Params, &p)
-			if !wire.SameJSON(p.Token, tokenJSON) {
-				t.Fail(check.Failure{What: "a progress notification does not carry the request's progress token exactly (same value, same JSON type)",
-					Got: check.Quote(l.Text), Want: fmt.Sprintf(`"progressToken": %s`, tokenJSON)})
-			}
-			if p.Progress == nil {
-				t.Fail(check.Failure{What: `a progress notification has no number "progress"`, Got: check.Quote(l.Text)})
-			}
-			if len(values) > 0 && *p.Progress <= values[len(values)-1] {
-				t.Fail(check.Failure{What: fmt.Sprintf("progress went from %v to %v: it MUST increase with each notification", values[len(values)-1], *p.Progress),
-					Got: check.Quote(l.Text)})
-			}
-			values = append(values, *p.Progress)
+			before = append(before, l.Msg)
 		}
+		values := progressValues(t, before, tokenJSON)
 		if len(values) != 3 {
 			t.Fail(check.Failure{What: fmt.Sprintf("countdown from 3 with progress token %s sent %d progress notifications before its response, not 3", tokenJSON, len(values)),
 				Want: `three {"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":` + string(tokenJSON) + `,"progress":1,...}} lines, then the response`})
@@ -713,36 +669,6 @@ func checkSIGTERM(t *check.T) {
 
 // ---- helpers ----
 
-// mustResult fails the check unless resp is a valid success response, and
-// returns its result.
-func mustResult(t *check.T, resp *wire.Msg, what string) json.RawMessage {
-	if p := resp.Problem(); p != "" {
-		t.Fail(check.Failure{What: fmt.Sprintf("the response to %s is not a valid JSON-RPC 2.0 response: %s", what, p), Got: check.Quote(string(resp.Raw))})
-	}
-	if resp.Error != nil {
-		t.Fail(check.Failure{What: fmt.Sprintf("%s returned an error", what), Got: check.Quote(string(resp.Raw)), Want: "a result"})
-	}
-	if _, err := resp.ResultObject(); err != nil {
-		t.Fail(check.Failure{What: fmt.Sprintf("the result of %s is not a JSON object", what), Got: check.Quote(string(resp.Raw))})
-	}
-	return resp.Result
-}
-
-// expectError fails the check unless resp is a valid error response with code.
-func expectError(t *check.T, resp *wire.Msg, code int, what string) {
-	want := fmt.Sprintf(`an error response with "code": %d`, code)
-	if p := resp.Problem(); p != "" {
-		t.Fail(check.Failure{What: fmt.Sprintf("the answer to %s is not a valid JSON-RPC 2.0 message: %s", what, p), Got: check.Quote(string(resp.Raw)), Want: want})
-	}
-	got, ok := resp.ErrorCode()
-	switch {
-	case resp.Error == nil:
-		t.Fail(check.Failure{What: fmt.Sprintf("%s got a result instead of an error", what), Got: check.Quote(string(resp.Raw)), Want: want})
-	case !ok || got != code:
-		t.Fail(check.Failure{What: fmt.Sprintf("%s got the wrong error code", what), Got: check.Quote(string(resp.Raw)), Want: want})
-	}
-}
-
 // awaitVerdict waits for the answer to a message that may be invalid: a
 // response with the message's id (its JSON text; "" when it has none), or an
 // error response whose id is null or absent.
@@ -775,21 +701,4 @@ func strayAfter(t *check.T, s *wire.Stdio, what string) {
 		}
 	}
 	s.Quiet(wire.Q, what)
-}
-
-// toolText returns the text of the first content item of a tools/call result.
-func toolText(t *check.T, resp *wire.Msg, tool string) string {
-	result := mustResult(t, resp, "tools/call "+tool)
-	var r struct {
-		Content []struct {
-			Type string `json:"type"`
-			Text string `json:"text"`
-		} `json:"content"`
-		IsError bool `json:"isError"`
-	}
-	if json.Unmarshal(result, &r) != nil || len(r.Content) == 0 || r.Content[0].Type != "text" || r.IsError {
-		t.Fail(check.Failure{What: fmt.Sprintf("tools/call %s did not return a text result", tool), Got: check.Quote(string(resp.Raw)),
-			Want: `{"content":[{"type":"text","text":"..."}]}`})
-	}
-	return r.Content[0].Text
 }

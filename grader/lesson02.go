@@ -681,29 +681,20 @@ func checkHTTPProgress(t *check.T) {
 		t.Fail(check.Failure{What: "a request with a progress token was not answered as an SSE stream, so its progress could not travel",
 			Got: resp.Summary(), Want: "Content-Type: text/event-stream: three progress events, then the response"})
 	}
-	var progress []float64
+	msgs := resp.Messages()
+	var before []*wire.Msg
 	answered := false
-	for _, m := range resp.Messages() {
+	for _, m := range msgs {
 		switch {
 		case answered:
 			t.Fail(check.Failure{What: "a message came after the response on the request's stream", Got: check.Quote(string(m.Raw))})
 		case m.IsResponseTo(`2`):
 			answered = true
-		case m.MethodName() == "notifications/progress":
-			var p struct {
-				Token    json.RawMessage `json:"progressToken"`
-				Progress float64         `json:"progress"`
-			}
-			json.Unmarshal(m.Params, &p)
-			if !wire.SameJSON(p.Token, json.RawMessage(`"`+token+`"`)) {
-				t.Fail(check.Failure{What: "a progress notification does not carry the request's token", Got: check.Quote(string(m.Raw))})
-			}
-			if len(progress) > 0 && p.Progress <= progress[len(progress)-1] {
-				t.Fail(check.Failure{What: "progress did not increase", Got: check.Quote(string(m.Raw))})
-			}
-			progress = append(progress, p.Progress)
+		default:
+			before = append(before, m)
 		}
 	}
+	progress := progressValues(t, before, json.RawMessage(`"`+token+`"`))
 	if !answered || len(progress) != 3 {
 		t.Fail(check.Failure{What: fmt.Sprintf("the stream held %d progress notifications and %s", len(progress), map[bool]string{true: "the response", false: "no response"}[answered]),
 			Got: resp.Summary(), Want: "3 notifications/progress events, then the response with id 2"})
@@ -780,55 +771,5 @@ func checkStatelessSharesNothing(t *check.T) {
 	if got := callTool(t, h, "", `3`, "list_notes", nil); strings.Contains(got, secret) {
 		t.Fail(check.Failure{What: "a later stateless request lists a note an earlier one saved: requests share state", Got: check.Quote(got),
 			Want: "no notes: every stateless request starts fresh"})
-	}
-}
-
-// ---- helpers ----
-
-func expectStatus(t *check.T, resp *wire.Response, want int, what string) {
-	if resp.Status != want {
-		t.Fail(check.Failure{What: fmt.Sprintf("%s got HTTP %d", what, resp.Status), Got: resp.Summary(), Want: fmt.Sprintf("HTTP %d", want)})
-	}
-}
-
-// expectResponse returns the response with id in resp's body, or fails.
-func expectResponse(t *check.T, resp *wire.Response, id, what string) *wire.Msg {
-	if resp.ContentType != "application/json" && resp.ContentType != "text/event-stream" {
-		t.Fail(check.Failure{What: fmt.Sprintf("the answer to %s is neither application/json nor text/event-stream", what), Got: resp.Summary()})
-	}
-	m := resp.Find(id)
-	if m == nil {
-		t.Fail(check.Failure{What: fmt.Sprintf("the answer to %s holds no JSON-RPC response with id %s", what, id), Got: resp.Summary()})
-	}
-	return m
-}
-
-// expectErrorBody fails the check unless resp's body is a JSON-RPC error
-// response with code.
-func expectErrorBody(t *check.T, resp *wire.Response, code int, what string) {
-	m := resp.ErrorBody()
-	if m == nil {
-		t.Fail(check.Failure{What: fmt.Sprintf("the answer to %s has no JSON-RPC error as its body", what), Got: resp.Summary(),
-			Want: fmt.Sprintf(`Content-Type: application/json, body {"jsonrpc":"2.0","error":{"code":%d,"message":"..."}}`, code)})
-	}
-	expectError(t, m, code, what)
-}
-
-// callTool calls a tool in a session (or without one, when session is "")
-// and returns the text of its result.
-func callTool(t *check.T, h *wire.HTTP, session, id, tool string, args map[string]any) string {
-	if args == nil {
-		args = map[string]any{}
-	}
-	resp := h.Post(session, rev, wire.Request(id, "tools/call", wire.ToolCall(tool, args, nil)), "tools/call "+tool)
-	expectStatus(t, resp, http.StatusOK, "tools/call "+tool)
-	return toolText(t, expectResponse(t, resp, id, "tools/call "+tool), tool)
-}
-
-// pause lets d pass, or less if the check runs out of time.
-func pause(t *check.T, d time.Duration) {
-	select {
-	case <-time.After(d):
-	case <-t.Context().Done():
 	}
 }

@@ -21,6 +21,9 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
+// notesTools are the tools of the course's notes server (internal/mcp).
+var notesTools = []string{"echo", "add_note", "list_notes", "countdown", "history"}
+
 // courseModule is the module path of the repository whose servers we test.
 const courseModule = "mcpcourse"
 

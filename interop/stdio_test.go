@@ -80,7 +80,7 @@ func TestStdioGoSDKClient(t *testing.T) {
 	for _, tool := range tools.Tools {
 		names = append(names, tool.Name)
 	}
-	assert.ElementsMatch(t, []string{"echo", "add_note", "list_notes", "countdown"}, names)
+	assert.ElementsMatch(t, notesTools, names)
 
 	// echo: non-ASCII text and a newline inside a string must survive the
 	// trip through newline-delimited JSON untouched.

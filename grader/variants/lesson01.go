@@ -322,13 +322,13 @@ var lesson01 = []*Variant{
 			{File: mcpServer,
 				Old: `	case msg.IsNotification():
 		s.handleNotification(msg)
-	}`,
+`,
 				New: `	case msg.IsNotification():
 		s.handleNotification(msg)
 		if msg.Method != "notifications/initialized" && msg.Method != "notifications/cancelled" {
 			return jsonrpc.NewErrorResponse(jsonrpc.ID{}, jsonrpc.NewError(jsonrpc.CodeMethodNotFound, "method not found: %q", msg.Method))
 		}
-	}`},
+`},
 			{File: stdioServe,
 				Old: `		c.session.Handle(ctx, msg, c)
 	}
@@ -344,17 +344,17 @@ var lesson01 = []*Variant{
 		Name: "unknown-method-is-invalid-request", Lesson: "01", Kills: []string{"STDIO-08"},
 		Mistake: "answers an unknown method with -32600 instead of -32601",
 		Edits: []Edit{{File: mcpServer,
-			Old: `	return nil, jsonrpc.NewError(jsonrpc.CodeMethodNotFound, "method not found: %q", msg.Method)`,
-			New: `	return nil, jsonrpc.NewError(jsonrpc.CodeInvalidRequest, "method not found: %q", msg.Method)`,
+			Old: `	return nil, jsonrpc.NewError(jsonrpc.CodeMethodNotFound, "method not found: %q", method)`,
+			New: `	return nil, jsonrpc.NewError(jsonrpc.CodeInvalidRequest, "method not found: %q", method)`,
 		}},
 	},
 	{
 		Name: "unknown-tool-is-a-tool-error", Lesson: "01", Kills: []string{"STDIO-09"},
 		Mistake: "reports a call to an unknown tool as a tool result with isError, not as -32602",
-		Edits: []Edit{{File: mcpServer,
+		Edits: []Edit{{File: mcpTools,
 			Old: `	if t == nil {`,
 			New: `	if t == nil {
-		return toolResult{Content: []textContent{{Type: "text", Text: "no such tool"}}, IsError: true}, nil
+		return &ToolResult{Content: []any{TextContent{Type: "text", Text: "no such tool"}}, IsError: true}, nil
 	}
 	if t == nil {`,
 		}},
@@ -363,8 +363,8 @@ var lesson01 = []*Variant{
 		Name: "progress-counts-down", Lesson: "01", Kills: []string{"STDIO-17"},
 		Mistake: "reports the steps left as progress, so the value goes down",
 		Edits: []Edit{{File: mcpTools,
-			Old: `progress.report(ctx, step, *a.From,`,
-			New: `progress.report(ctx, *a.From-step, *a.From,`,
+			Old: `req.Progress(ctx, float64(step), float64(*a.From),`,
+			New: `req.Progress(ctx, float64(*a.From-step), float64(*a.From),`,
 		}},
 	},
 	{

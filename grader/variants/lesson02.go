@@ -20,14 +20,10 @@ var lesson02 = []*Variant{
 		Name: "response-in-an-array", Lesson: "02", Kills: []string{"HTTP-02"},
 		Mistake: "wraps the single response to a request in a JSON array",
 		Edits: []Edit{{File: httpPost,
-			Old: `			w.WriteHeader(http.StatusNoContent)
-			return
-		}
-		httpjson.Write(w, http.StatusOK, resp)`,
-			New: `			w.WriteHeader(http.StatusNoContent)
-			return
-		}
-		httpjson.Write(w, http.StatusOK, []any{resp})`,
+			Old: `		if resp := sess.Handle(ctx, msg, nil); resp != nil {
+			httpjson.Write(w, http.StatusOK, resp)`,
+			New: `		if resp := sess.Handle(ctx, msg, nil); resp != nil {
+			httpjson.Write(w, http.StatusOK, []any{resp})`,
 		}},
 	},
 	{
@@ -44,7 +40,7 @@ var lesson02 = []*Variant{
 		Name: "ignores-accept", Lesson: "02", Kills: []string{"HTTP-04"},
 		Mistake: "never looks at the Accept header",
 		Edits: []Edit{{File: httpHeaders,
-			Old: `	return accepts(header, "application/json") && accepts(header, "text/event-stream")`,
+			Old: `	return Accepts(header, "application/json") && Accepts(header, "text/event-stream")`,
 			New: `	return true`,
 		}},
 	},
@@ -72,18 +68,14 @@ var lesson02 = []*Variant{
 		Name: "unknown-method-is-an-http-error", Lesson: "02", Kills: []string{"HTTP-08"},
 		Mistake: "answers an unknown method with 400 text/plain, as the official Go SDK does, instead of a -32601 response",
 		Edits: []Edit{{File: httpPost,
-			Old: `			w.WriteHeader(http.StatusNoContent)
-			return
-		}
-		httpjson.Write(w, http.StatusOK, resp)`,
-			New: `			w.WriteHeader(http.StatusNoContent)
-			return
-		}
-		if resp.Error != nil && resp.Error.Code == jsonrpc.CodeMethodNotFound {
-			http.Error(w, resp.Error.Message, http.StatusBadRequest)
-			return
-		}
-		httpjson.Write(w, http.StatusOK, resp)`,
+			Old: `		if resp := sess.Handle(ctx, msg, nil); resp != nil {
+			httpjson.Write(w, http.StatusOK, resp)`,
+			New: `		if resp := sess.Handle(ctx, msg, nil); resp != nil {
+			if resp.Error != nil && resp.Error.Code == jsonrpc.CodeMethodNotFound {
+				http.Error(w, resp.Error.Message, http.StatusBadRequest)
+				return
+			}
+			httpjson.Write(w, http.StatusOK, resp)`,
 		}},
 	},
 
@@ -183,15 +175,15 @@ var sessionCounter int`},
 		Mistake: "hands out new ids but serves them all with one shared mcp.Session",
 		Edits: []Edit{
 			{File: httpSessions,
-				Old: `	byID map[string]*session`,
-				New: `	byID map[string]*session
+				Old: `	byID map[string]*Session`,
+				New: `	byID map[string]*Session
 	everyone *mcp.Session`},
 			{File: httpSessions,
-				Old: `	sess := &session{Session: server.NewSession(), id: id, lastUsed: time.Now()}`,
+				Old: `	sess := &Session{Session: server.NewSession(), id: id, lastUsed: time.Now()}`,
 				New: `	if s.everyone == nil {
 		s.everyone = server.NewSession()
 	}
-	sess := &session{Session: s.everyone, id: id, lastUsed: time.Now()}`},
+	sess := &Session{Session: s.everyone, id: id, lastUsed: time.Now()}`},
 		},
 	},
 	{
@@ -279,7 +271,7 @@ var sessionCounter int`},
 		Name: "405-without-allow", Lesson: "02", Kills: []string{"HTTP-21", "HTTP-25"},
 		Mistake: "answers 405 without an Allow header",
 		Edits: []Edit{{File: httpHandler,
-			Old: `	w.Header().Set("Allow", allow)
+			Old: `	w.Header().Set("Allow", h.allowed())
 `,
 			New: ``,
 		}},
@@ -299,10 +291,10 @@ var sessionCounter int`},
 		Mistake: "keeps a request's SSE stream open after the response, in case there is more to say",
 		Edits: []Edit{{File: httpPost,
 			Old: `	if resp := sess.Handle(ctx, msg, stream); resp != nil {
-		stream.Notify(ctx, resp)
+		stream.Send(ctx, resp)
 	}`,
 			New: `	if resp := sess.Handle(ctx, msg, stream); resp != nil {
-		stream.Notify(ctx, resp)
+		stream.Send(ctx, resp)
 	}
 	<-r.Context().Done() // stay open for anything else`,
 		}},
@@ -319,14 +311,14 @@ var sessionCounter int`},
 		Mistake: "in stateless mode, still refuses requests that carry no MCP-Session-Id",
 		Edits: []Edit{{File: httpPost,
 			Old: `	if h.opts.Stateless {
-		return &session{Session: h.server.NewSession()}, func() {}, true
+		return &Session{Session: h.server.NewSession()}, func() {}, true
 	}`,
 			New: `	if h.opts.Stateless && r.Header.Get(SessionIDHeader) == "" {
 		httpjson.Error(w, http.StatusBadRequest, codeInvalidRequest, "missing %s header", SessionIDHeader)
 		return nil, nil, false
 	}
 	if h.opts.Stateless {
-		return &session{Session: h.server.NewSession()}, func() {}, true
+		return &Session{Session: h.server.NewSession()}, func() {}, true
 	}`,
 		}},
 	},
@@ -351,7 +343,7 @@ var sessionCounter int`},
 		Edits: []Edit{
 			{File: httpPost,
 				Old: `	if h.opts.Stateless {
-		return &session{Session: h.server.NewSession()}, func() {}, true
+		return &Session{Session: h.server.NewSession()}, func() {}, true
 	}`,
 				New: `	if h.opts.Stateless {
 		return h.everyone, func() {}, true
@@ -360,7 +352,7 @@ var sessionCounter int`},
 				Old: `	log      *log.Logger
 }`,
 				New: `	log      *log.Logger
-	everyone *session // serves every stateless request
+	everyone *Session // serves every stateless request
 }`},
 			{File: httpHandler,
 				Old: `	if !opts.Stateless {
@@ -369,7 +361,7 @@ var sessionCounter int`},
 				New: `	if !opts.Stateless {
 		h.sessions = newSessionStore(opts.SessionTimeout, opts.MaxSessions)
 	}
-	h.everyone = &session{Session: server.NewSession()}`},
+	h.everyone = &Session{Session: server.NewSession()}`},
 		},
 	},
 }

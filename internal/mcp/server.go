@@ -2,15 +2,20 @@
 // answers travel. It is given code, shared by every stage. A transport decodes
 // messages, hands each valid one to a Session, and delivers what comes back.
 //
-// The server speaks the lifecycle (initialize with version negotiation,
-// notifications/initialized, ping), tools/list and tools/call with four tools
-// (echo, add_note, list_notes, countdown), and notifications/cancelled.
+// The notes server speaks the lifecycle (initialize with version
+// negotiation, notifications/initialized, ping), tools/list and tools/call
+// with five tools (echo, add_note, list_notes, countdown, history),
+// logging/setLevel, and notifications/cancelled.
+//
+// Messages the server starts on its own, outside any response, leave a
+// session through its outlet: whatever stream the transport has attached
+// (stdout on stdio, the standalone GET stream over HTTP). See Session.Attach.
 package mcp
 
 import (
 	"context"
 	"encoding/json"
-	"fmt"
+	"errors"
 	"sync"
 
 	"mcpcourse/internal/jsonrpc"
@@ -23,29 +28,66 @@ type Implementation struct {
 	Version string `json:"version"`
 }
 
-// Server is the notes server. It holds what all sessions share: its name and
-// its tools. Per-client state lives in a Session.
+// Options describes a server built with New.
+type Options struct {
+	Info         Implementation
+	Instructions string
+
+	// Capabilities are declared in the InitializeResult as they are, beside
+	// "tools" and "logging", which every server here declares.
+	Capabilities map[string]any
+}
+
+// Server holds what all sessions share: the server's name, its tools and
+// the request methods it serves. Per-client state lives in a Session.
+// Configure a Server before its first session starts.
 type Server struct {
-	info  Implementation
-	tools []*tool
+	opts    Options
+	tools   []*Tool
+	methods map[string]MethodHandler
 }
 
-// NewServer returns the notes server.
+// MethodHandler serves one request method a Server does not know itself.
+// It returns the result, or the error to answer with.
+type MethodHandler func(ctx context.Context, req *Request) (result any, err *jsonrpc.Error)
+
+// New returns a server with no tools.
+func New(opts Options) *Server { return &Server{opts: opts} }
+
+// NewServer returns the notes server, the one every stage of the course
+// serves.
 func NewServer() *Server {
-	return &Server{
-		info:  Implementation{Name: "mcp-course-notes", Title: "MCP course notes server", Version: "1.0.0"},
-		tools: notesTools(),
+	s := New(Options{
+		Info:         Implementation{Name: "mcp-course-notes", Title: "MCP course notes server", Version: "1.0.0"},
+		Instructions: "A small notes server from the MCP transports course. Tools: echo, add_note, list_notes, countdown, history.",
+	})
+	for _, t := range notesTools() {
+		s.AddTool(t)
 	}
+	return s
 }
 
-// Peer carries messages from the server to the client outside of a response,
-// such as the progress notifications of a running tool call. Each transport
-// provides its own: stdio writes a line to stdout; Streamable HTTP writes an
-// event on the request's SSE stream.
+// AddTool adds a tool to tools/list and tools/call.
+func (s *Server) AddTool(t *Tool) { s.tools = append(s.tools, t) }
+
+// HandleMethod serves requests for method with h. Methods the server knows
+// itself (initialize, ping, tools/*, logging/setLevel) cannot be replaced.
+func (s *Server) HandleMethod(method string, h MethodHandler) {
+	if s.methods == nil {
+		s.methods = map[string]MethodHandler{}
+	}
+	s.methods[method] = h
+}
+
+// Peer carries messages from the server to the client outside of a
+// response: the progress notifications of a running tool call, a log
+// message, a request of the server's own. Each transport provides its own:
+// stdio writes a line to stdout; Streamable HTTP writes an event on an SSE
+// stream.
 type Peer interface {
-	// Notify sends a notification to the client. It returns an error once
-	// the client can no longer be reached, so a handler can stop early.
-	Notify(ctx context.Context, notification *jsonrpc.Message) error
+	// Send sends msg to the client. It returns an error once the client
+	// can no longer be reached this way.
+	Send(ctx context.Context, msg *jsonrpc.Message) error
 }
 
 // Limits on what one session may store, so that no client can grow the
@@ -53,6 +95,7 @@ type Peer interface {
 const (
 	MaxNotes     = 100  // notes per session
 	MaxNoteBytes = 4096 // bytes per note
+	MaxHistory   = 20   // tool calls the history tool remembers
 )
 
 // Session is one client's conversation with the server: the negotiated
@@ -67,9 +110,19 @@ type Session struct {
 	mu       sync.Mutex
 	version  ProtocolVersion // zero until initialize has been answered
 	notes    []string
+	history  []string
 	inflight map[string]context.CancelFunc // by request id
 	early    []string                      // ids cancelled before their request started; see handleNotification
 	closed   bool
+
+	// The outlet, and what travels through it (outlet.go). Each field
+	// stays zero until it is used, so an idle session stays small.
+	outlet   Peer
+	logLevel Level
+	calls    map[string]chan *jsonrpc.Message // our requests awaiting the client's response, by id
+	lastCall int64
+	ctx      context.Context
+	cancel   context.CancelFunc
 }
 
 // maxEarlyCancels bounds how many early cancellations a session remembers.
@@ -77,7 +130,7 @@ const maxEarlyCancels = 64
 
 // NewSession starts a conversation with one client.
 func (s *Server) NewSession() *Session {
-	return &Session{server: s, inflight: make(map[string]context.CancelFunc)}
+	return &Session{server: s, inflight: make(map[string]context.CancelFunc), logLevel: defaultLogLevel}
 }
 
 // Version returns the protocol version negotiated by initialize, and false if
@@ -88,33 +141,63 @@ func (s *Session) Version() (ProtocolVersion, bool) {
 	return s.version, s.version.Name != ""
 }
 
-// Close cancels every request still in flight. A transport calls it when the
-// session ends: the client deleted it, it expired, or the process is leaving.
+// Close ends the session: it cancels every request still in flight, fails
+// the requests the server is waiting on, and cancels the session's Context.
+// A transport calls it when the session ends: the client deleted it, it
+// expired, or the process is leaving.
 func (s *Session) Close() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if s.closed {
+		return
+	}
 	s.closed = true
 	for _, cancel := range s.inflight {
 		cancel()
 	}
+	for id, waiter := range s.calls {
+		close(waiter)
+		delete(s.calls, id)
+	}
+	if s.cancel != nil {
+		s.cancel()
+	}
+}
+
+// Context returns a context that is cancelled when the session is closed.
+// Transports use it to end what belongs to the session, such as its
+// streams, when it ends.
+func (s *Session) Context() context.Context {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.ctx == nil {
+		s.ctx, s.cancel = context.WithCancel(context.Background())
+		if s.closed {
+			s.cancel()
+		}
+	}
+	return s.ctx
 }
 
 // Handle serves one valid message from the client.
 //
 // For a request it returns the response to send back. It returns nil when
-// nothing is owed: for a notification, for a response (this server sends no
-// requests, so it has none to match), and for a request that was cancelled
-// while it ran (the cancellation utility says the receiver SHOULD NOT respond
-// to a cancelled request).
+// nothing is owed: for a notification, for a response (which goes to the
+// server's request that awaits it), and for a request that was cancelled
+// while it ran (the cancellation utility says the receiver SHOULD NOT
+// respond to a cancelled request).
 //
-// peer is how the request's handler reaches the client while it runs; it may
-// be nil for a transport that cannot deliver notifications.
+// peer is how the request's handler reaches the client while it runs: its
+// progress notifications go there. It may be nil for a transport that cannot
+// deliver them.
 func (s *Session) Handle(ctx context.Context, msg *jsonrpc.Message, peer Peer) *jsonrpc.Message {
 	switch {
 	case msg.IsRequest():
 		return s.handleRequest(ctx, msg, peer)
 	case msg.IsNotification():
 		s.handleNotification(msg)
+	case msg.ID != nil:
+		s.deliver(msg)
 	}
 	return nil
 }
@@ -188,7 +271,8 @@ func (s *Session) handleRequest(ctx context.Context, msg *jsonrpc.Message, peer 
 		s.mu.Unlock()
 	}()
 
-	result, rpcErr := s.dispatch(ctx, msg, peer)
+	req := &Request{Session: s, ID: id, Params: msg.Params, peer: peer}
+	result, rpcErr := s.dispatch(ctx, msg.Method, req)
 	if ctx.Err() != nil {
 		return nil // cancelled by the client, or the transport is gone
 	}
@@ -205,23 +289,28 @@ func (s *Session) handleRequest(ctx context.Context, msg *jsonrpc.Message, peer 
 // dispatch runs one request's method. A panic in a handler becomes an
 // internal error for that request alone, so one bad call cannot take the
 // whole server down.
-func (s *Session) dispatch(ctx context.Context, msg *jsonrpc.Message, peer Peer) (result any, rpcErr *jsonrpc.Error) {
+func (s *Session) dispatch(ctx context.Context, method string, req *Request) (result any, rpcErr *jsonrpc.Error) {
 	defer func() {
 		if p := recover(); p != nil {
 			result, rpcErr = nil, jsonrpc.NewError(jsonrpc.CodeInternalError, "internal error: %v", p)
 		}
 	}()
-	switch msg.Method {
+	switch method {
 	case "initialize":
-		return s.initialize(msg.Params)
+		return s.initialize(req.Params)
 	case "ping":
 		return struct{}{}, nil // ping MUST be answered with an empty result
 	case "tools/list":
 		return s.server.listTools(), nil
 	case "tools/call":
-		return s.callTool(ctx, msg.Params, peer)
+		return s.callTool(ctx, req)
+	case "logging/setLevel":
+		return s.setLogLevel(req.Params)
 	}
-	return nil, jsonrpc.NewError(jsonrpc.CodeMethodNotFound, "method not found: %q", msg.Method)
+	if h := s.server.methods[method]; h != nil {
+		return h(ctx, req)
+	}
+	return nil, jsonrpc.NewError(jsonrpc.CodeMethodNotFound, "method not found: %q", method)
 }
 
 type initializeParams struct {
@@ -256,92 +345,22 @@ func (s *Session) initialize(params json.RawMessage) (any, *jsonrpc.Error) {
 	s.version = v
 	return initializeResult{
 		ProtocolVersion: v.Name,
-		Capabilities:    map[string]any{"tools": map[string]any{}},
-		ServerInfo:      s.server.info,
-		Instructions:    "A small notes server from the MCP transports course. Tools: echo, add_note, list_notes, countdown.",
+		Capabilities:    s.server.capabilities(),
+		ServerInfo:      s.server.opts.Info,
+		Instructions:    s.server.opts.Instructions,
 	}, nil
 }
 
-// progressReporter sends notifications/progress for one request, or nothing
-// when the request carried no progress token.
-type progressReporter struct {
-	token *jsonrpc.ID
-	peer  Peer
+// capabilities lists what the server offers: its tools, log messages (the
+// logging utility requires the capability for notifications/message), and
+// whatever New was told.
+func (s *Server) capabilities() map[string]any {
+	caps := map[string]any{"tools": map[string]any{}, "logging": map[string]any{}}
+	for name, v := range s.opts.Capabilities {
+		caps[name] = v
+	}
+	return caps
 }
 
-func (p progressReporter) report(ctx context.Context, progress, total int, message string) error {
-	if p.token == nil || p.peer == nil {
-		return nil
-	}
-	n, err := jsonrpc.NewNotification("notifications/progress", map[string]any{
-		"progressToken": *p.token,
-		"progress":      progress,
-		"total":         total,
-		"message":       message,
-	})
-	if err != nil {
-		return err
-	}
-	return p.peer.Notify(ctx, n)
-}
-
-func (s *Session) callTool(ctx context.Context, params json.RawMessage, peer Peer) (any, *jsonrpc.Error) {
-	var p struct {
-		Name      string          `json:"name"`
-		Arguments json.RawMessage `json:"arguments"`
-		Meta      struct {
-			ProgressToken *jsonrpc.ID `json:"progressToken"`
-		} `json:"_meta"`
-	}
-	if err := json.Unmarshal(params, &p); err != nil {
-		return nil, jsonrpc.NewError(jsonrpc.CodeInvalidParams, "tools/call params: %v", err)
-	}
-	t := s.server.lookupTool(p.Name)
-	if t == nil {
-		// The tools page uses -32602 for an unknown tool (server/tools, "Error Handling").
-		return nil, jsonrpc.NewError(jsonrpc.CodeInvalidParams, "unknown tool: %q", p.Name)
-	}
-	text, err := t.run(ctx, s, p.Arguments, progressReporter{token: p.Meta.ProgressToken, peer: peer})
-	if ctx.Err() != nil {
-		return nil, nil // the caller drops the response of a cancelled request
-	}
-	if err != nil {
-		// A tool that ran and failed reports it inside the result, so the
-		// model can see the error (server/tools, "Tool Execution Errors").
-		return toolResult{Content: []textContent{{Type: "text", Text: err.Error()}}, IsError: true}, nil
-	}
-	return toolResult{Content: []textContent{{Type: "text", Text: text}}}, nil
-}
-
-type textContent struct {
-	Type string `json:"type"`
-	Text string `json:"text"`
-}
-
-type toolResult struct {
-	Content []textContent `json:"content"`
-	IsError bool          `json:"isError,omitempty"`
-}
-
-// addNote stores a note and returns how many the session now holds.
-func (s *Session) addNote(text string) (int, error) {
-	if text == "" {
-		return 0, fmt.Errorf(`argument "text" must not be empty`)
-	}
-	if len(text) > MaxNoteBytes {
-		return 0, fmt.Errorf("a note holds at most %d bytes; this one has %d", MaxNoteBytes, len(text))
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if len(s.notes) >= MaxNotes {
-		return 0, fmt.Errorf("this session already holds %d notes, the most it may", MaxNotes)
-	}
-	s.notes = append(s.notes, text)
-	return len(s.notes), nil
-}
-
-func (s *Session) listNotes() []string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return append([]string(nil), s.notes...)
-}
+// ErrSessionClosed is returned for work asked of a session that has ended.
+var ErrSessionClosed = errors.New("mcp: the session has ended")

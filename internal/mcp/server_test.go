@@ -40,7 +40,7 @@ type recorder struct {
 	sent []*jsonrpc.Message
 }
 
-func (r *recorder) Notify(_ context.Context, n *jsonrpc.Message) error {
+func (r *recorder) Send(_ context.Context, n *jsonrpc.Message) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.sent = append(r.sent, n)
@@ -84,6 +84,87 @@ func TestCountdownReportsProgressThatIncreases(t *testing.T) {
 		assert.Contains(t, string(n.Params), `"progressToken":"tok"`)
 		assert.Contains(t, string(n.Params), `"progress":`+string(rune('1'+i)))
 	}
+}
+
+func (r *recorder) messages() []*jsonrpc.Message {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return append([]*jsonrpc.Message(nil), r.sent...)
+}
+
+func callTool(t *testing.T, s *Session, id int64, name string, args map[string]any) string {
+	t.Helper()
+	resp := s.Handle(context.Background(), request(t, id, "tools/call", map[string]any{"name": name, "arguments": args}), nil)
+	require.NotNil(t, resp)
+	require.Nil(t, resp.Error)
+	var r struct {
+		Content []struct{ Text string } `json:"content"`
+	}
+	require.NoError(t, json.Unmarshal(resp.Result, &r))
+	require.Len(t, r.Content, 1)
+	return r.Content[0].Text
+}
+
+func TestNotesAreLoggedThroughTheOutlet(t *testing.T) {
+	s := NewServer().NewSession()
+	callTool(t, s, 1, "add_note", map[string]any{"text": "before"}) // no outlet yet: dropped
+	outlet := &recorder{}
+	s.Attach(outlet)
+	callTool(t, s, 2, "add_note", map[string]any{"text": "milk"})
+	sent := outlet.messages()
+	require.Len(t, sent, 1)
+	assert.Equal(t, "notifications/message", sent[0].Method)
+	assert.JSONEq(t, `{"level":"info","logger":"notes","data":{"note":2,"text":"milk"}}`, string(sent[0].Params))
+
+	resp := s.Handle(context.Background(), request(t, 3, "logging/setLevel", map[string]any{"level": "warning"}), nil)
+	require.Nil(t, resp.Error)
+	callTool(t, s, 4, "add_note", map[string]any{"text": "quiet"})
+	assert.Len(t, outlet.messages(), 1, "info is below warning")
+
+	resp = s.Handle(context.Background(), request(t, 5, "logging/setLevel", map[string]any{"level": "loud"}), nil)
+	assert.Equal(t, jsonrpc.CodeInvalidParams, resp.Error.Code)
+}
+
+func TestHistoryTellsHowCallsEnded(t *testing.T) {
+	s := NewServer().NewSession()
+	callTool(t, s, 1, "echo", map[string]any{"text": "x"})
+	callTool(t, s, 2, "countdown", map[string]any{"from": 1, "interval_ms": 1000000})
+	assert.Equal(t, "1. echo (id 1): finished\n2. countdown (id 2): failed: argument \"interval_ms\" must be from 0 to 10000", callTool(t, s, 3, "history", nil))
+}
+
+// clientPeer answers every request it is sent, as a client would, by handing
+// a response back to the session.
+type clientPeer struct{ s *Session }
+
+func (c clientPeer) Send(_ context.Context, m *jsonrpc.Message) error {
+	if m.IsRequest() {
+		resp, _ := jsonrpc.NewResult(*m.ID, map[string]string{"answer": m.Method})
+		go c.s.Handle(context.Background(), resp, nil)
+	}
+	return nil
+}
+
+func TestServerRequestsGetTheClientsResponse(t *testing.T) {
+	s := NewServer().NewSession()
+	_, err := s.Call(context.Background(), nil, "roots/list", nil)
+	assert.ErrorIs(t, err, ErrNoOutlet)
+
+	s.Attach(clientPeer{s})
+	result, err := s.Call(context.Background(), nil, "roots/list", nil)
+	require.NoError(t, err)
+	assert.JSONEq(t, `{"answer":"roots/list"}`, string(result))
+
+	s.Attach(&recorder{}) // a client that never answers
+	done := make(chan error, 1)
+	go func() { _, err := s.Call(context.Background(), nil, "sampling/createMessage", nil); done <- err }()
+	s.Close() // before or after the call is sent: either way it must end
+	select {
+	case err := <-done:
+		assert.ErrorIs(t, err, ErrSessionClosed)
+	case <-time.After(2 * time.Second):
+		t.Fatal("Close did not end a call awaiting the client")
+	}
+	assert.Error(t, s.Context().Err(), "the session's context ends with it")
 }
 
 func TestCancellationStopsARequestAndSilencesIt(t *testing.T) {

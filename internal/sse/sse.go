@@ -41,11 +41,24 @@ func NewStream(w http.ResponseWriter) *Stream {
 	return s
 }
 
-// ErrBroken is returned once writing to the stream has failed.
-var ErrBroken = errors.New("sse: the stream is broken")
+// ErrBroken is returned once writing to the stream has failed, or after
+// Close.
+var ErrBroken = errors.New("sse: the stream is broken or closed")
 
-// Notify writes msg as one event and flushes it to the client.
-func (s *Stream) Notify(_ context.Context, msg *jsonrpc.Message) error {
+// Close ends the stream for its writers: every later Send fails. The
+// response itself ends when the HTTP handler returns; after that, writing to
+// it would be a bug, and Close is what keeps a late message (from a
+// goroutine that outlived the request) from trying.
+func (s *Stream) Close() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.err == nil {
+		s.err = ErrBroken
+	}
+}
+
+// Send writes msg as one event and flushes it to the client.
+func (s *Stream) Send(_ context.Context, msg *jsonrpc.Message) error {
 	data, err := json.Marshal(msg)
 	if err != nil {
 		return err

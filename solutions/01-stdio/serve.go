@@ -53,6 +53,7 @@ func Serve(ctx context.Context, in io.Reader, out io.Writer, srv *mcp.Server) er
 	defer cancel()
 
 	c := &conn{session: srv.NewSession(), out: newLineWriter(out), slots: make(chan struct{}, MaxInFlight)}
+	c.session.Attach(c) // what the server says on its own (log messages) goes to stdout too
 	defer c.session.Close()
 
 	lines := make(chan line)
@@ -116,8 +117,9 @@ func (c *conn) release() {
 	c.inflight.Done()
 }
 
-// Notify sends a notification to the client; it makes conn an mcp.Peer.
-func (c *conn) Notify(_ context.Context, n *jsonrpc.Message) error { return c.out.send(n) }
+// Send writes a message to the client outside of a response; it makes conn
+// an mcp.Peer.
+func (c *conn) Send(_ context.Context, msg *jsonrpc.Message) error { return c.out.send(msg) }
 
 // shutdown stops the requests in flight after stdout has failed, and returns
 // the write error that caused it.

@@ -114,6 +114,16 @@ func TestServeAnswersAndExitsAtEOF(t *testing.T) {
 	}
 }
 
+func TestServerInitiatedMessagesGoToStdout(t *testing.T) {
+	send, recv, _, _ := pipeServer(t)
+	send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25"}}`)
+	recv()
+	send(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"add_note","arguments":{"text":"milk"}}}`)
+	got := []string{recv(), recv()}
+	assert.Contains(t, strings.Join(got, "\n"), `"method":"notifications/message"`, "the session's outlet is stdout")
+	assert.Contains(t, strings.Join(got, "\n"), `"Saved note 1."`)
+}
+
 func TestServeBatchAt20250326(t *testing.T) {
 	send, recv, _, _ := pipeServer(t)
 	send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-03-26"}}`)

@@ -64,6 +64,17 @@ type Options struct {
 	// Logger receives a line per session started or ended. Nil means the
 	// standard logger (stderr).
 	Logger *log.Logger
+
+	// The two plugs through which a later stage extends this handler
+	// without copying it (see streams.go). Stage 02 leaves both nil.
+
+	// Streams opens the SSE stream that answers a request. Nil means plain
+	// streams without event ids.
+	Streams Streams
+
+	// GET serves GET requests in stateful mode: the client's standalone
+	// stream. Nil means GET gets 405, as it always does when stateless.
+	GET http.Handler
 }
 
 // Handler serves the MCP endpoint. Mount it at one path, such as /mcp.
@@ -71,6 +82,7 @@ type Handler struct {
 	server   *mcp.Server
 	opts     Options
 	sessions *sessionStore // nil in stateless mode
+	streams  Streams
 	log      *log.Logger
 }
 
@@ -85,9 +97,12 @@ func NewHandler(server *mcp.Server, opts Options) *Handler {
 	if opts.MaxBodyBytes <= 0 {
 		opts.MaxBodyBytes = DefaultMaxBodyBytes
 	}
-	h := &Handler{server: server, opts: opts, log: opts.Logger}
+	h := &Handler{server: server, opts: opts, streams: opts.Streams, log: opts.Logger}
 	if h.log == nil {
 		h.log = log.Default()
+	}
+	if h.streams == nil {
+		h.streams = plainStreams{}
 	}
 	if !opts.Stateless {
 		h.sessions = newSessionStore(opts.SessionTimeout, opts.MaxSessions)
@@ -110,29 +125,39 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		h.servePOST(w, r)
 	case r.Method == http.MethodDelete && !h.opts.Stateless:
 		h.serveDELETE(w, r)
+	case r.Method == http.MethodGet && h.opts.GET != nil && !h.opts.Stateless:
+		h.opts.GET.ServeHTTP(w, r)
 	default:
-		// This stage offers no stream on GET, so GET gets 405, which the
-		// spec allows: "indicating that the server does not offer an SSE
-		// stream at this endpoint". It is answered at once, before any
-		// other work: a GET that is left hanging is worse than no GET.
+		// Without Options.GET this stage offers no stream on GET, so GET
+		// gets 405, which the spec allows: "indicating that the server
+		// does not offer an SSE stream at this endpoint". It is answered at
+		// once, before any other work: a GET that is left hanging is worse
+		// than no GET.
 		h.methodNotAllowed(w, r)
 	}
 }
 
 func (h *Handler) methodNotAllowed(w http.ResponseWriter, r *http.Request) {
-	allow := "POST, DELETE"
-	if h.opts.Stateless {
-		allow = "POST"
-	}
-	w.Header().Set("Allow", allow)
+	w.Header().Set("Allow", h.allowed())
 	httpjson.Error(w, http.StatusMethodNotAllowed, codeServerError,
-		"method %s is not allowed at the MCP endpoint; allowed: %s", r.Method, allow)
+		"method %s is not allowed at the MCP endpoint; allowed: %s", r.Method, h.allowed())
+}
+
+// allowed lists the methods this handler serves, for the Allow header.
+func (h *Handler) allowed() string {
+	switch {
+	case h.opts.Stateless:
+		return "POST"
+	case h.opts.GET != nil:
+		return "GET, POST, DELETE"
+	}
+	return "POST, DELETE"
 }
 
 // serveDELETE ends a session at the client's request (basic/transports,
 // "Session Management": clients SHOULD send DELETE when they are done).
 func (h *Handler) serveDELETE(w http.ResponseWriter, r *http.Request) {
-	if _, ok := h.protocolVersion(w, r, nil); !ok {
+	if _, ok := h.ProtocolVersion(w, r, nil); !ok {
 		return
 	}
 	id := r.Header.Get(SessionIDHeader)

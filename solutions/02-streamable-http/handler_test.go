@@ -68,6 +68,65 @@ func TestGetIsRefusedAtOnce(t *testing.T) {
 	}
 }
 
+// recordingStreams is a Streams that counts what it opens, as a later stage
+// plugging into Options.Streams would.
+type recordingStreams struct {
+	mu     sync.Mutex
+	opened []string // session ids
+}
+
+func (rs *recordingStreams) Open(w http.ResponseWriter, r *http.Request, sess *Session) Stream {
+	rs.mu.Lock()
+	rs.opened = append(rs.opened, sess.ID())
+	rs.mu.Unlock()
+	return plainStreams{}.Open(w, r, sess)
+}
+
+func TestLaterStagesPlugIn(t *testing.T) {
+	streams := &recordingStreams{}
+	opts := Options{Streams: streams}
+	var handler *Handler
+	opts.GET = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if sess, done, ok := handler.Session(w, r); ok {
+			defer done()
+			w.Header().Set("X-Session", sess.ID())
+			w.WriteHeader(http.StatusOK)
+		}
+	})
+	handler = newHandler(t, opts)
+	id := post(handler, "", initBody).Header().Get(SessionIDHeader)
+
+	rec := post(handler, id, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"countdown","arguments":{"from":1,"interval_ms":1},"_meta":{"progressToken":1}}}`)
+	assert.Equal(t, "text/event-stream", rec.Header().Get("Content-Type"))
+	assert.Equal(t, []string{id}, streams.opened, "the request's stream came from Options.Streams")
+
+	get := httptest.NewRequest(http.MethodGet, "/mcp", nil)
+	get.Header.Set(SessionIDHeader, id)
+	rec = httptest.NewRecorder()
+	handler.ServeHTTP(rec, get)
+	assert.Equal(t, id, rec.Header().Get("X-Session"), "GET went to Options.GET")
+
+	put := httptest.NewRecorder()
+	handler.ServeHTTP(put, httptest.NewRequest(http.MethodPut, "/mcp", nil))
+	assert.Equal(t, "GET, POST, DELETE", put.Header().Get("Allow"))
+}
+
+func TestACancelledRequestGetsAStreamWithNoResponse(t *testing.T) {
+	h := newHandler(t, Options{})
+	id := post(h, "", initBody).Header().Get(SessionIDHeader)
+	done := make(chan *httptest.ResponseRecorder)
+	go func() {
+		done <- post(h, id, `{"jsonrpc":"2.0","id":"slow","method":"tools/call","params":{"name":"countdown","arguments":{"from":100,"interval_ms":20}}}`)
+	}()
+	// The cancellation may land before the request starts; the session
+	// remembers it, so the request is cancelled either way.
+	require.Equal(t, http.StatusAccepted, post(h, id, `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"slow"}}`).Code)
+	rec := <-done
+	assert.Equal(t, http.StatusOK, rec.Code)
+	assert.Equal(t, "text/event-stream", rec.Header().Get("Content-Type"), "a request is answered with JSON or SSE, never 204")
+	assert.Empty(t, rec.Body.String())
+}
+
 func TestSessionCapAndExpiry(t *testing.T) {
 	h := newHandler(t, Options{MaxSessions: 2, SessionTimeout: 50 * time.Millisecond})
 	a := post(h, "", initBody).Header().Get(SessionIDHeader)

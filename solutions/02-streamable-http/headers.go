@@ -16,11 +16,13 @@ import (
 // response which of the two to send, so it needs the client to take either.
 // Wildcards count, and a q=0 parameter takes a type away.
 func acceptsBoth(header []string) bool {
-	return accepts(header, "application/json") && accepts(header, "text/event-stream")
+	return Accepts(header, "application/json") && Accepts(header, "text/event-stream")
 }
 
-// accepts reports whether the Accept header values allow mediaType.
-func accepts(header []string, mediaType string) bool {
+// Accepts reports whether the values of an Accept header allow mediaType,
+// such as "text/event-stream". Each value is a comma-separated list of media
+// ranges; wildcards count, and a q=0 parameter takes a type away.
+func Accepts(header []string, mediaType string) bool {
 	kind, _, _ := strings.Cut(mediaType, "/")
 	for _, value := range header {
 		for _, item := range strings.Split(value, ",") {
@@ -46,14 +48,15 @@ func isJSON(contentType string) bool {
 	return err == nil && mt == "application/json"
 }
 
-// protocolVersion works out the protocol version of a request. A present
+// ProtocolVersion works out the protocol version of a request. A present
 // MCP-Protocol-Version header must name a version this server supports, or
 // the request gets 400 (basic/transports, "Protocol Version Header": MUST).
 // Without the header the server relies on what the session negotiated, and
 // failing that assumes 2025-03-26, as the spec says it SHOULD.
 //
-// When the header is bad, protocolVersion writes the 400 and returns false.
-func (h *Handler) protocolVersion(w http.ResponseWriter, r *http.Request, s *session) (mcp.ProtocolVersion, bool) {
+// When the header is bad, ProtocolVersion writes the 400 and returns false.
+// s may be nil, before a session is known.
+func (h *Handler) ProtocolVersion(w http.ResponseWriter, r *http.Request, s *Session) (mcp.ProtocolVersion, bool) {
 	values := r.Header.Values(ProtocolVersionHeader)
 	if len(values) == 0 {
 		if s != nil {

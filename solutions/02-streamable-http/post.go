@@ -10,7 +10,6 @@ import (
 
 	"mcpcourse/internal/httpjson"
 	"mcpcourse/internal/jsonrpc"
-	"mcpcourse/internal/sse"
 )
 
 // servePOST serves one message (or, at 2025-03-26, one batch) sent by the
@@ -49,7 +48,7 @@ func (h *Handler) servePOST(w http.ResponseWriter, r *http.Request) {
 	}
 	// A version this server does not speak is refused before anything else
 	// is looked at: that is what tells a newer client to fall back.
-	if _, ok := h.protocolVersion(w, r, nil); !ok {
+	if _, ok := h.ProtocolVersion(w, r, nil); !ok {
 		return
 	}
 	if msg.IsRequest() && msg.Method == "initialize" {
@@ -57,7 +56,7 @@ func (h *Handler) servePOST(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 
-	sess, done, ok := h.session(w, r)
+	sess, done, ok := h.Session(w, r)
 	if !ok {
 		return
 	}
@@ -76,7 +75,7 @@ func (h *Handler) servePOST(w http.ResponseWriter, r *http.Request) {
 // new session's id in the MCP-Session-Id header.
 func (h *Handler) serveInitialize(w http.ResponseWriter, r *http.Request, msg *jsonrpc.Message) {
 	if h.opts.Stateless {
-		h.serveRequest(w, r, &session{Session: h.server.NewSession()}, msg)
+		h.serveRequest(w, r, &Session{Session: h.server.NewSession()}, msg)
 		return
 	}
 	if r.Header.Get(SessionIDHeader) != "" {
@@ -102,14 +101,14 @@ func (h *Handler) serveInitialize(w http.ResponseWriter, r *http.Request, msg *j
 	httpjson.Write(w, http.StatusOK, resp)
 }
 
-// session finds the session a request belongs to and marks it busy until
+// Session finds the session a request belongs to and marks it busy until
 // done is called. In stateless mode every request gets a fresh session of
-// its own, and the header is ignored. On failure, session writes the error
+// its own, and the header is ignored. On failure, Session writes the error
 // response itself: 400 without the header, 404 for an id that is unknown,
 // expired or deleted (basic/transports, "Session Management").
-func (h *Handler) session(w http.ResponseWriter, r *http.Request) (sess *session, done func(), ok bool) {
+func (h *Handler) Session(w http.ResponseWriter, r *http.Request) (sess *Session, done func(), ok bool) {
 	if h.opts.Stateless {
-		return &session{Session: h.server.NewSession()}, func() {}, true
+		return &Session{Session: h.server.NewSession()}, func() {}, true
 	}
 	id := r.Header.Get(SessionIDHeader)
 	if id == "" {
@@ -129,22 +128,24 @@ func (h *Handler) session(w http.ResponseWriter, r *http.Request) (sess *session
 // serveRequest runs a request and sends its response: as a single JSON
 // object, or as an SSE stream when the client asked for progress
 // notifications, which must travel before the response.
-func (h *Handler) serveRequest(w http.ResponseWriter, r *http.Request, sess *session, msg *jsonrpc.Message) {
+func (h *Handler) serveRequest(w http.ResponseWriter, r *http.Request, sess *Session, msg *jsonrpc.Message) {
 	ctx := h.requestContext(r)
 	if !wantsProgress(msg) {
-		resp := sess.Handle(ctx, msg, nil)
-		if resp == nil {
-			// The request was cancelled: a cancelled request gets no
-			// response, so this exchange ends with nothing in it.
-			w.WriteHeader(http.StatusNoContent)
+		if resp := sess.Handle(ctx, msg, nil); resp != nil {
+			httpjson.Write(w, http.StatusOK, resp)
 			return
 		}
-		httpjson.Write(w, http.StatusOK, resp)
+		// The request was cancelled, and a cancelled request gets no
+		// response. A POST that holds a request must still be answered
+		// with JSON or with an SSE stream (MUST): a stream that ends
+		// without an event says "no response" and breaks no rule.
+		h.streams.Open(w, r, sess).Close()
 		return
 	}
-	stream := sse.NewStream(w)
+	stream := h.streams.Open(w, r, sess)
+	defer stream.Close()
 	if resp := sess.Handle(ctx, msg, stream); resp != nil {
-		stream.Notify(ctx, resp)
+		stream.Send(ctx, resp)
 	}
 	// Returning ends the stream: the response was the last thing on it
 	// (basic/transports: the server SHOULD terminate the SSE stream after
@@ -164,12 +165,12 @@ func wantsProgress(msg *jsonrpc.Message) bool {
 // serveBatch serves a JSON-RPC batch. Only 2025-03-26 has batches; at later
 // versions ServeBatch refuses them, and the refusal is a 400.
 func (h *Handler) serveBatch(w http.ResponseWriter, r *http.Request, body []byte) {
-	sess, done, ok := h.session(w, r)
+	sess, done, ok := h.Session(w, r)
 	if !ok {
 		return
 	}
 	defer done()
-	version, ok := h.protocolVersion(w, r, sess)
+	version, ok := h.ProtocolVersion(w, r, sess)
 	if !ok {
 		return
 	}

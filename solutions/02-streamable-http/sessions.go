@@ -10,8 +10,9 @@ import (
 	"mcpcourse/internal/mcp"
 )
 
-// session is one client's session, known by its id.
-type session struct {
+// Session is one client's session, known by its id. In stateless mode each
+// request has a Session of its own, with no id.
+type Session struct {
 	*mcp.Session
 	id string
 
@@ -19,6 +20,9 @@ type session struct {
 	lastUsed time.Time
 	active   int // requests running now; a busy session never expires
 }
+
+// ID returns the session's MCP-Session-Id, or "" in stateless mode.
+func (s *Session) ID() string { return s.id }
 
 // sessionStore holds the live sessions. It ends idle ones after a timeout
 // and refuses new ones beyond a cap, so that a flood of initialize requests,
@@ -28,14 +32,14 @@ type sessionStore struct {
 	max     int
 
 	mu   sync.Mutex
-	byID map[string]*session
+	byID map[string]*Session
 	stop chan struct{} // closed by close, to end the sweeper
 }
 
 var errTooManySessions = errors.New("too many sessions")
 
 func newSessionStore(timeout time.Duration, maxSessions int) *sessionStore {
-	s := &sessionStore{timeout: timeout, max: maxSessions, byID: map[string]*session{}, stop: make(chan struct{})}
+	s := &sessionStore{timeout: timeout, max: maxSessions, byID: map[string]*Session{}, stop: make(chan struct{})}
 	go s.sweepEvery(max(min(timeout/2, time.Minute), time.Millisecond))
 	return s
 }
@@ -55,7 +59,7 @@ func newSessionID() string {
 }
 
 // create starts a session under a new id, unless the store is full.
-func (s *sessionStore) create(server *mcp.Server, id string) (*session, error) {
+func (s *sessionStore) create(server *mcp.Server, id string) (*Session, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if len(s.byID) >= s.max {
@@ -64,7 +68,7 @@ func (s *sessionStore) create(server *mcp.Server, id string) (*session, error) {
 			return nil, errTooManySessions
 		}
 	}
-	sess := &session{Session: server.NewSession(), id: id, lastUsed: time.Now()}
+	sess := &Session{Session: server.NewSession(), id: id, lastUsed: time.Now()}
 	s.byID[sess.id] = sess
 	return sess, nil
 }
@@ -72,7 +76,7 @@ func (s *sessionStore) create(server *mcp.Server, id string) (*session, error) {
 // acquire returns the live session with id and marks it busy until release
 // is called. An id the store never issued, or one whose session has ended,
 // is not found: the server never adopts an id a client made up.
-func (s *sessionStore) acquire(id string) (sess *session, release func(), ok bool) {
+func (s *sessionStore) acquire(id string) (sess *Session, release func(), ok bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	sess = s.byID[id]
@@ -104,7 +108,7 @@ func (s *sessionStore) remove(id string) bool {
 }
 
 // endLocked forgets a session and cancels what still runs in it.
-func (s *sessionStore) endLocked(sess *session) {
+func (s *sessionStore) endLocked(sess *Session) {
 	delete(s.byID, sess.id)
 	sess.Close()
 }

@@ -168,12 +168,19 @@ func (h *HTTP) Do(req Req) *Response {
 	if out.ContentType == "text/event-stream" {
 		out.Events = ParseSSE(body)
 	}
-	if id := resp.Header.Get("Mcp-Session-Id"); id != "" {
-		h.mu.Lock()
-		h.requests[n].issued = id
-		h.mu.Unlock()
-	}
+	h.noteIssued(n, resp.Header.Get("Mcp-Session-Id"))
 	return out
+}
+
+// noteIssued remembers that the answer to request n issued a session id, so
+// that the repro command can capture it in a shell variable.
+func (h *HTTP) noteIssued(n int, id string) {
+	if id == "" {
+		return
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.requests[n].issued = id
 }
 
 func (h *HTTP) fail(req Req, err error, resp *http.Response, started time.Time) {
@@ -319,7 +326,7 @@ func (h *HTTP) record(req Req) int {
 	}
 	sort.Strings(names)
 	var hdrs []string
-	cmd := []string{"curl -sS -i --max-time 5 -X " + req.Method}
+	cmd := []string{"curl -sS -N -i --max-time 5 -X " + req.Method}
 	for _, name := range names {
 		for _, v := range req.Header.Values(name) {
 			hdrs = append(hdrs, name+": "+v)
@@ -370,7 +377,7 @@ func (h *HTTP) repro() string {
 				v = fmt.Sprintf("SESSION%d", len(vars)+1)
 			}
 			vars[r.issued] = v
-			cmd = v + "=$(" + strings.Replace(cmd, "curl -sS -i", "curl -sS -D - -o /dev/null", 1) +
+			cmd = v + "=$(" + strings.Replace(cmd, "curl -sS -N -i", "curl -sS -D - -o /dev/null", 1) +
 				` | awk 'tolower($1)=="mcp-session-id:" {print $2}' | tr -d '\r')`
 		} else if len(h.requests)-i > reproShown {
 			skipped++ // keep the start of sessions, and the last requests

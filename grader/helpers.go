@@ -1,0 +1,172 @@
+package grader
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strings"
+	"time"
+
+	"mcpcourse/grader/internal/check"
+	"mcpcourse/grader/internal/wire"
+)
+
+// Helpers every lesson's checks share. Each fails the check with a report
+// that says what was wrong, so a check reads as a list of expectations.
+
+// ---- JSON-RPC answers ----
+
+// mustResult fails the check unless resp is a valid success response, and
+// returns its result.
+func mustResult(t *check.T, resp *wire.Msg, what string) json.RawMessage {
+	if p := resp.Problem(); p != "" {
+		t.Fail(check.Failure{What: fmt.Sprintf("the response to %s is not a valid JSON-RPC 2.0 response: %s", what, p), Got: check.Quote(string(resp.Raw))})
+	}
+	if resp.Error != nil {
+		t.Fail(check.Failure{What: fmt.Sprintf("%s returned an error", what), Got: check.Quote(string(resp.Raw)), Want: "a result"})
+	}
+	if _, err := resp.ResultObject(); err != nil {
+		t.Fail(check.Failure{What: fmt.Sprintf("the result of %s is not a JSON object", what), Got: check.Quote(string(resp.Raw))})
+	}
+	return resp.Result
+}
+
+// expectError fails the check unless resp is a valid error response with code.
+func expectError(t *check.T, resp *wire.Msg, code int, what string) {
+	want := fmt.Sprintf(`an error response with "code": %d`, code)
+	if p := resp.Problem(); p != "" {
+		t.Fail(check.Failure{What: fmt.Sprintf("the answer to %s is not a valid JSON-RPC 2.0 message: %s", what, p), Got: check.Quote(string(resp.Raw)), Want: want})
+	}
+	got, ok := resp.ErrorCode()
+	switch {
+	case resp.Error == nil:
+		t.Fail(check.Failure{What: fmt.Sprintf("%s got a result instead of an error", what), Got: check.Quote(string(resp.Raw)), Want: want})
+	case !ok || got != code:
+		t.Fail(check.Failure{What: fmt.Sprintf("%s got the wrong error code", what), Got: check.Quote(string(resp.Raw)), Want: want})
+	}
+}
+
+// checkInitializeResult fails the check unless resp is a valid response to
+// an initialize that asked for rev (lifecycle, "Initialization").
+func checkInitializeResult(t *check.T, resp *wire.Msg) {
+	result := mustResult(t, resp, "initialize")
+	var r struct {
+		ProtocolVersion *string          `json:"protocolVersion"`
+		Capabilities    *json.RawMessage `json:"capabilities"`
+		ServerInfo      *struct {
+			Name    *string `json:"name"`
+			Version *string `json:"version"`
+		} `json:"serverInfo"`
+	}
+	json.Unmarshal(result, &r)
+	want := `{"protocolVersion":"2025-11-25","capabilities":{...},"serverInfo":{"name":"...","version":"..."}}`
+	switch {
+	case r.ProtocolVersion == nil:
+		t.Fail(check.Failure{What: `the InitializeResult has no string "protocolVersion"`, Got: check.Quote(string(resp.Raw)), Want: want})
+	case *r.ProtocolVersion != rev:
+		t.Fail(check.Failure{What: "the server did not echo the requested version, which it supports", Got: check.Quote(*r.ProtocolVersion), Want: check.Quote(rev)})
+	case r.Capabilities == nil || !strings.HasPrefix(strings.TrimSpace(string(*r.Capabilities)), "{"):
+		t.Fail(check.Failure{What: `the InitializeResult has no "capabilities" object`, Got: check.Quote(string(resp.Raw)), Want: want})
+	case r.ServerInfo == nil || r.ServerInfo.Name == nil || r.ServerInfo.Version == nil:
+		t.Fail(check.Failure{What: `the InitializeResult has no "serverInfo" with a string "name" and "version"`, Got: check.Quote(string(resp.Raw)), Want: want})
+	}
+}
+
+// toolText returns the text of the first content item of a tools/call result.
+func toolText(t *check.T, resp *wire.Msg, tool string) string {
+	result := mustResult(t, resp, "tools/call "+tool)
+	var r struct {
+		Content []struct {
+			Type string `json:"type"`
+			Text string `json:"text"`
+		} `json:"content"`
+		IsError bool `json:"isError"`
+	}
+	if json.Unmarshal(result, &r) != nil || len(r.Content) == 0 || r.Content[0].Type != "text" || r.IsError {
+		t.Fail(check.Failure{What: fmt.Sprintf("tools/call %s did not return a text result", tool), Got: check.Quote(string(resp.Raw)),
+			Want: `{"content":[{"type":"text","text":"..."}]}`})
+	}
+	return r.Content[0].Text
+}
+
+// progressValues checks the notifications/progress among msgs that carry
+// the progress token tokenJSON: each carries it exactly (same value, same
+// JSON type), and its "progress" increases with each one. It returns the
+// progress values in order. Messages that are not progress notifications
+// are skipped.
+func progressValues(t *check.T, msgs []*wire.Msg, tokenJSON json.RawMessage) []float64 {
+	var values []float64
+	for _, m := range msgs {
+		if m == nil || m.MethodName() != "notifications/progress" {
+			continue
+		}
+		var p struct {
+			Token    json.RawMessage `json:"progressToken"`
+			Progress *float64        `json:"progress"`
+		}
+		json.Unmarshal(m.Params, &p)
+		if !wire.SameJSON(p.Token, tokenJSON) {
+			t.Fail(check.Failure{What: "a progress notification does not carry the request's progress token exactly (same value, same JSON type)",
+				Got: check.Quote(string(m.Raw)), Want: fmt.Sprintf(`"progressToken": %s`, tokenJSON)})
+		}
+		if p.Progress == nil {
+			t.Fail(check.Failure{What: `a progress notification has no number "progress"`, Got: check.Quote(string(m.Raw))})
+		}
+		if len(values) > 0 && *p.Progress <= values[len(values)-1] {
+			t.Fail(check.Failure{What: fmt.Sprintf("progress went from %v to %v: it MUST increase with each notification", values[len(values)-1], *p.Progress),
+				Got: check.Quote(string(m.Raw))})
+		}
+		values = append(values, *p.Progress)
+	}
+	return values
+}
+
+// pause lets d pass, or less if the check runs out of time.
+func pause(t *check.T, d time.Duration) {
+	select {
+	case <-time.After(d):
+	case <-t.Context().Done():
+	}
+}
+
+// ---- HTTP answers ----
+
+func expectStatus(t *check.T, resp *wire.Response, want int, what string) {
+	if resp.Status != want {
+		t.Fail(check.Failure{What: fmt.Sprintf("%s got HTTP %d", what, resp.Status), Got: resp.Summary(), Want: fmt.Sprintf("HTTP %d", want)})
+	}
+}
+
+// expectResponse returns the response with id in resp's body, or fails.
+func expectResponse(t *check.T, resp *wire.Response, id, what string) *wire.Msg {
+	if resp.ContentType != "application/json" && resp.ContentType != "text/event-stream" {
+		t.Fail(check.Failure{What: fmt.Sprintf("the answer to %s is neither application/json nor text/event-stream", what), Got: resp.Summary()})
+	}
+	m := resp.Find(id)
+	if m == nil {
+		t.Fail(check.Failure{What: fmt.Sprintf("the answer to %s holds no JSON-RPC response with id %s", what, id), Got: resp.Summary()})
+	}
+	return m
+}
+
+// expectErrorBody fails the check unless resp's body is a JSON-RPC error
+// response with code.
+func expectErrorBody(t *check.T, resp *wire.Response, code int, what string) {
+	m := resp.ErrorBody()
+	if m == nil {
+		t.Fail(check.Failure{What: fmt.Sprintf("the answer to %s has no JSON-RPC error as its body", what), Got: resp.Summary(),
+			Want: fmt.Sprintf(`Content-Type: application/json, body {"jsonrpc":"2.0","error":{"code":%d,"message":"..."}}`, code)})
+	}
+	expectError(t, m, code, what)
+}
+
+// callTool calls a tool in a session (or without one, when session is "")
+// and returns the text of its result.
+func callTool(t *check.T, h *wire.HTTP, session, id, tool string, args map[string]any) string {
+	if args == nil {
+		args = map[string]any{}
+	}
+	resp := h.Post(session, rev, wire.Request(id, "tools/call", wire.ToolCall(tool, args, nil)), "tools/call "+tool)
+	expectStatus(t, resp, http.StatusOK, "tools/call "+tool)
+	return toolText(t, expectResponse(t, resp, id, "tools/call "+tool), tool)
+}

@@ -1,0 +1,64 @@
+package check
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+)
+
+func TestShow(t *testing.T) {
+	assert.Equal(t, "plain text", Show("plain text"))
+	assert.Equal(t, `"ends with CR\r"`, Show("ends with CR\r"))
+	assert.Equal(t, `""`, Show(""))
+	assert.Equal(t, `" padded"`, Show(" padded"))
+	assert.Equal(t, `"bell\a"`, Show("bell\a"))
+	assert.Equal(t, `"x"`, Quote("x"))
+
+	long := strings.Repeat("é", 200) // 400 bytes
+	got := Show(long)
+	assert.True(t, strings.HasSuffix(got, " … (400 bytes in all)"), got)
+	assert.Equal(t, 240+len(" … (400 bytes in all)"), len(got), "cut on a rune boundary at 240 bytes")
+}
+
+func TestSlug(t *testing.T) {
+	c := &Check{ID: "STDIO-12", Title: `a request with "id": null gets -32600`}
+	assert.Equal(t, "STDIO-12_a_request_with_id_null_gets_-32600", c.Slug())
+}
+
+func TestRunReportsTheFirstFailure(t *testing.T) {
+	c := &Check{ID: "X-01", Title: "t", Severity: Must, Budget: time.Second, Hint: "check hint",
+		Spec: Spec{Rev: "2025-11-25", Section: "s", Quote: "q"},
+		Run: func(t *T) {
+			t.Wire.Sent("hello")
+			t.Fail(Failure{What: "first", Hint: "specific"})
+			t.Fail(Failure{What: "second"}) // never reached
+		}}
+	r := Run(context.Background(), c, Target{Name: "me", Package: "./x"})
+	assert.Equal(t, Fail, r.Status)
+	assert.Contains(t, r.Report, "what    first")
+	assert.NotContains(t, r.Report, "second")
+	assert.Contains(t, r.Report, "specific\n          check hint")
+	assert.Contains(t, r.Report, `MCP 2025-11-25 · s: "q"`)
+	assert.Contains(t, r.Report, "> hello")
+}
+
+func TestRunEndsACheckThatOutlivesItsBudget(t *testing.T) {
+	c := &Check{ID: "X-02", Title: "t", Severity: Should, Budget: 50 * time.Millisecond,
+		Run: func(t *T) { <-t.Context().Done() }}
+	r := Run(context.Background(), c, Target{})
+	assert.Equal(t, Warn, r.Status, "a SHOULD check warns")
+	assert.Contains(t, r.Report, "did not finish within its 50ms budget")
+}
+
+func TestWireKeepsHeadAndTail(t *testing.T) {
+	w := newWire(time.Now())
+	for i := 0; i < wireHead+wireTail+5; i++ {
+		w.Sent("x")
+	}
+	lines := w.lines()
+	assert.Len(t, lines, wireHead+1+wireTail)
+	assert.Equal(t, "… 5 more lines …", lines[wireHead])
+}
