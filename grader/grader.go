@@ -29,6 +29,7 @@ import (
 	"mcpcourse/grader/internal/build"
 	"mcpcourse/grader/internal/check"
 	"mcpcourse/grader/variants"
+	"mcpcourse/internal/starters"
 )
 
 // Lesson is one stage of the course and the checks that grade it.
@@ -59,6 +60,11 @@ type Options struct {
 	Base    string // the folder holding the stage folders, relative to Root
 	Variant string // the name of a known-bad variant of the solutions, or ""
 	Race    bool   // build with the race detector
+
+	// Pristine grades the starters as the course ships them, whatever a
+	// learner has written in the stage folders since (see internal/starters).
+	// Only the course's own tests use it.
+	Pristine bool
 }
 
 // OptionsFromEnv reads the GRADER_* environment variables.
@@ -108,6 +114,15 @@ func Prepare(ctx context.Context, l *Lesson, o Options) (check.Target, error) {
 			return check.Target{}, err
 		}
 		target.Name, target.Variant = "variant "+v.Name+" of the reference", v.Name
+	case o.Pristine:
+		tmp, err := build.TempDir()
+		if err != nil {
+			return check.Target{}, err
+		}
+		if req.Overlay, err = starters.Overlay(o.Root, tmp); err != nil {
+			return check.Target{}, err
+		}
+		target.Name = "the starter as shipped"
 	case filepath.Clean(o.Base) != ".":
 		target.Name = o.Base
 	}

@@ -10,15 +10,28 @@
 // the official MCP conformance suite from npm (interop/, a module of its
 // own). The conformance step needs npm (Node.js 18 or newer), and installs
 // the Node.js 22 the suite runs on from the npm registry.
+//
+// It also works on a learner's clone, where the stage folders hold the
+// learner's code: the proofs then grade the starters as shipped (read back
+// from git), and gofmt and go vet skip the learner's folders, saying so.
+// CI sets COURSE_CI=1, which makes a starter folder that differs from its
+// manifest (grader/starters.sum) an error instead: a course change that
+// edits a starter must regenerate the manifest, with
+//
+//	go run ./internal/coursetest -write-starters
 package main
 
 import (
+	"flag"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"time"
+
+	"mcpcourse/grader"
+	"mcpcourse/internal/starters"
 )
 
 // step is one gate: a command, run from a folder of the course.
@@ -32,16 +45,28 @@ type step struct {
 	check func(out string) error
 }
 
-func steps() []step {
+func steps(learnerFolders []string) []step {
 	gofmtClean := func(out string) error {
-		if strings.TrimSpace(out) != "" {
-			return fmt.Errorf("these files need gofmt -w:\n%s", out)
+		var bad []string
+		for _, file := range strings.Fields(out) {
+			if !inFolders(file, learnerFolders) {
+				bad = append(bad, file)
+			}
+		}
+		if len(bad) > 0 {
+			return fmt.Errorf("these files need gofmt -w:\n%s", strings.Join(bad, "\n"))
 		}
 		return nil
 	}
+	vet := []string{"go", "vet"}
+	if len(learnerFolders) == 0 {
+		vet = append(vet, "./...")
+	} else {
+		vet = append(vet, "./internal/...", "./solutions/...", "./grader/...")
+	}
 	return []step{
 		{name: "gofmt", args: []string{"gofmt", "-l", "."}, check: gofmtClean},
-		{name: "go vet", args: []string{"go", "vet", "./..."}},
+		{name: "go vet", args: vet},
 		{name: "go vet (interop)", dir: "interop", args: []string{"go", "vet", "./..."}},
 		{name: "unit tests, race detector", args: []string{"go", "test", "-race", "-count=1", "./internal/...", "./solutions/...", "./grader/internal/..."}},
 		{name: "grader on the reference, race detector", env: []string{"GRADER_TARGET=solutions", "GRADER_RACE=1"},
@@ -55,14 +80,29 @@ func steps() []step {
 }
 
 func main() {
+	writeStarters := flag.Bool("write-starters", false, "rewrite "+starters.ManifestPath+" from the starter folders as they are, and exit")
+	flag.Parse()
 	root, err := courseRoot()
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "coursetest:", err)
 		os.Exit(2)
 	}
+	if *writeStarters {
+		if err := rewriteManifest(root); err != nil {
+			fmt.Fprintln(os.Stderr, "coursetest:", err)
+			os.Exit(1)
+		}
+		fmt.Println("wrote", starters.ManifestPath)
+		return
+	}
+	learnerFolders, err := checkStarters(root, os.Getenv("COURSE_CI") == "1")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "coursetest:", err)
+		os.Exit(1)
+	}
 	start := time.Now()
 	var failed []string
-	for _, s := range steps() {
+	for _, s := range steps(learnerFolders) {
 		fmt.Printf("==> %s: %s\n", s.name, strings.Join(append(append([]string(nil), s.env...), s.args...), " "))
 		began := time.Now()
 		if err := run(root, s); err != nil {
@@ -92,6 +132,80 @@ func run(root string, s step) error {
 	}
 	cmd.Stdout, cmd.Stderr = os.Stdout, os.Stderr
 	return cmd.Run()
+}
+
+// stageFolders are the starter folders of every lesson.
+func stageFolders() []string {
+	var folders []string
+	for _, l := range grader.Lessons() {
+		folders = append(folders, l.Stage)
+	}
+	return folders
+}
+
+func rewriteManifest(root string) error {
+	files, err := starters.Scan(root, stageFolders())
+	if err != nil {
+		return err
+	}
+	return starters.Write(root, files)
+}
+
+// checkStarters compares the starter folders with the manifest. It returns
+// the folders a learner has changed. In strict mode (CI) any change, or a
+// stage the manifest does not cover, is an error.
+func checkStarters(root string, strict bool) ([]string, error) {
+	files, err := starters.Read(root)
+	if err != nil {
+		return nil, fmt.Errorf("reading the starter manifest: %w (write it with -write-starters)", err)
+	}
+	covered := map[string]bool{}
+	for _, f := range starters.Folders(files) {
+		covered[f] = true
+	}
+	for _, f := range stageFolders() {
+		if !covered[f] {
+			return nil, fmt.Errorf("%s does not list the starter folder %s: run go run ./internal/coursetest -write-starters", starters.ManifestPath, f)
+		}
+	}
+	changes, err := starters.Changes(root)
+	if err != nil {
+		return nil, err
+	}
+	if len(changes) == 0 {
+		return nil, nil
+	}
+	if strict {
+		var b strings.Builder
+		for _, c := range changes {
+			fmt.Fprintf(&b, "  %s %s\n", c.Kind, c.Path)
+		}
+		return nil, fmt.Errorf("the starter folders differ from %s:\n%sIf the change to the starters is meant, run go run ./internal/coursetest -write-starters and commit the manifest",
+			starters.ManifestPath, b.String())
+	}
+	seen := map[string]bool{}
+	var folders []string
+	for _, c := range changes {
+		top, _, _ := strings.Cut(c.Path, "/")
+		if !seen[top] {
+			seen[top] = true
+			folders = append(folders, top)
+		}
+	}
+	fmt.Printf("Note: the stage folders %s hold your own work (%d files differ from the starters).\n"+
+		"The proofs grade the starters as shipped, read back from git; gofmt and go vet skip your folders.\n\n",
+		strings.Join(folders, ", "), len(changes))
+	return folders, nil
+}
+
+func inFolders(path string, folders []string) bool {
+	path = filepath.ToSlash(path)
+	for _, f := range folders {
+		if strings.HasPrefix(path, f+"/") {
+			return true
+		}
+	}
+	return false
 }
 
 // courseRoot finds the folder of the course's go.mod.
