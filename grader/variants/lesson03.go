@@ -70,7 +70,7 @@ var lesson03 = []*Variant{
 		}},
 	},
 	{
-		Name: "conflict-answered-200", Lesson: "03", Kills: []string{"SSE-06", "SSE-24"},
+		Name: "conflict-answered-200", Lesson: "03", Kills: []string{"SSE-06", "SSE-28"},
 		Mistake: "refuses a second connection to a stream with status 200 and an error body, instead of 409 Conflict",
 		Edits: []Edit{{File: resumeGET,
 			Old: `	httpjson.Error(w, http.StatusConflict, codeServerError, "%s", why)`,
@@ -88,7 +88,7 @@ var lesson03 = []*Variant{
 
 	// Step 2: the session's outlet.
 	{
-		Name: "no-outlet", Lesson: "03", Kills: []string{"SSE-08", "SSE-10", "SSE-11", "SSE-15", "SSE-18", "SSE-21"},
+		Name: "no-outlet", Lesson: "03", Kills: []string{"SSE-14", "SSE-17", "SSE-19", "SSE-20", "SSE-22", "SSE-25"},
 		Mistake: "opens the standalone stream but never attaches it as the session's outlet, so the server's own messages are dropped",
 		Edits: []Edit{{File: resumeGET,
 			Old: `		sess.Attach(s)`,
@@ -96,17 +96,17 @@ var lesson03 = []*Variant{
 		}},
 	},
 	{
-		Name: "responses-copied-to-the-standalone-stream", Lesson: "03", Kills: []string{"SSE-09", "SSE-10"},
+		Name: "responses-copied-to-the-standalone-stream", Lesson: "03", Kills: []string{"SSE-18", "SSE-19"},
 		Mistake: "copies every response to the standalone stream too, so that a listening client surely sees it",
 		Edits:   editCopyToStandalone(`msg.Method == ""`),
 	},
 	{
-		Name: "progress-copied-to-the-standalone-stream", Lesson: "03", Kills: []string{"SSE-10"},
+		Name: "progress-copied-to-the-standalone-stream", Lesson: "03", Kills: []string{"SSE-19"},
 		Mistake: "copies every notification of a request to the standalone stream too, so that a listening client surely sees it",
 		Edits:   editCopyToStandalone(`msg.Method != ""`),
 	},
 	{
-		Name: "ignores-tick", Lesson: "03", Kills: []string{"SSE-11", "SSE-21"},
+		Name: "ignores-tick", Lesson: "03", Kills: []string{"SSE-20", "SSE-25"},
 		Mistake: "accepts -tick but never starts the ticker",
 		Edits: []Edit{{File: resumeGET,
 			Old: `		go tick(sess, h.opts.Tick)`,
@@ -116,7 +116,7 @@ var lesson03 = []*Variant{
 
 	// Step 3: POST streams with event ids.
 	{
-		Name: "events-not-flushed", Lesson: "03", Kills: []string{"SSE-07", "SSE-08", "SSE-10", "SSE-11", "SSE-12", "SSE-15", "SSE-18", "SSE-21", "SSE-24", "SSE-25"},
+		Name: "events-not-flushed", Lesson: "03", Kills: []string{"SSE-07", "SSE-11", "SSE-14", "SSE-17", "SSE-19", "SSE-20", "SSE-22", "SSE-25", "SSE-28", "SSE-29"},
 		Mistake: "writes each event but never flushes it, so net/http holds the events in its buffer until the response ends",
 		Edits: []Edit{{File: resumeWriter,
 			Old: `		ew.fail(err)
@@ -130,7 +130,7 @@ var lesson03 = []*Variant{
 		}},
 	},
 	{
-		Name: "no-priming", Lesson: "03", Kills: []string{"SSE-13"},
+		Name: "no-priming", Lesson: "03", Kills: []string{"SSE-12"},
 		Mistake: "starts a POST stream with its first message, so a client cut off before it has no id to resume from",
 		Edits: []Edit{{File: resumeStream,
 			Old: `	if v, _ := sess.Version(); v.Priming {
@@ -140,7 +140,7 @@ var lesson03 = []*Variant{
 		}},
 	},
 	{
-		Name: "priming-at-every-version", Lesson: "03", Kills: []string{"SSE-14"},
+		Name: "priming-at-every-version", Lesson: "03", Kills: []string{"SSE-13"},
 		Mistake: "primes every POST stream, whatever protocol version the session negotiated",
 		Edits: []Edit{{File: resumeStream,
 			Old: `	if v, _ := sess.Version(); v.Priming {`,
@@ -148,7 +148,7 @@ var lesson03 = []*Variant{
 		}},
 	},
 	{
-		Name: "ids-without-the-stream", Lesson: "03", Kills: []string{"SSE-15", "SSE-17", "SSE-18", "SSE-20", "SSE-21", "SSE-23", "SSE-24"},
+		Name: "ids-without-the-stream", Lesson: "03", Kills: []string{"SSE-14", "SSE-21", "SSE-22", "SSE-24", "SSE-25", "SSE-27", "SSE-28"},
 		Mistake: "numbers the events of each stream 1, 2, 3, … and leaves the stream out of the id, so ids repeat across streams",
 		Edits: []Edit{{File: resumeEventLog,
 			Old: `	return strconv.Itoa(e.stream) + "-" + strconv.FormatUint(e.n, 10)`,
@@ -156,7 +156,7 @@ var lesson03 = []*Variant{
 		}},
 	},
 	{
-		Name: "stateless-streams-are-primed", Lesson: "03", Kills: []string{"SSE-16"},
+		Name: "stateless-streams-are-primed", Lesson: "03", Kills: []string{"SSE-15"},
 		Mistake: "decides on priming by the request's MCP-Protocol-Version header, and gives every stream event ids, in stateless mode too, where no GET can resume it",
 		Edits: []Edit{
 			{File: resumeStream,
@@ -175,7 +175,7 @@ var lesson03 = []*Variant{
 
 	// Step 4: resuming with Last-Event-ID.
 	{
-		Name: "replay-repeats-the-last-seen-event", Lesson: "03", Kills: []string{"SSE-17", "SSE-18", "SSE-20", "SSE-21", "SSE-24", "SSE-25"},
+		Name: "replay-repeats-the-last-seen-event", Lesson: "03", Kills: []string{"SSE-21", "SSE-22", "SSE-24", "SSE-25", "SSE-28", "SSE-29"},
 		Mistake: "replays from the Last-Event-ID itself (>= instead of >), so the client gets its last event twice",
 		Edits: []Edit{{File: resumeEventLog,
 			Old: `e.n > n && e.data != nil`,
@@ -183,7 +183,7 @@ var lesson03 = []*Variant{
 		}},
 	},
 	{
-		Name: "replay-ignores-the-stream", Lesson: "03", Kills: []string{"SSE-18", "SSE-25"},
+		Name: "replay-ignores-the-stream", Lesson: "03", Kills: []string{"SSE-22", "SSE-29"},
 		Mistake: "replays every event logged after the Last-Event-ID's number, whichever stream it was sent on",
 		Edits: []Edit{{File: resumeEventLog,
 			Old: `e.stream == stream && e.n > n`,
@@ -191,7 +191,7 @@ var lesson03 = []*Variant{
 		}},
 	},
 	{
-		Name: "one-log-for-all-sessions", Lesson: "03", Kills: []string{"SSE-19", "SSE-23", "SSE-26"},
+		Name: "one-log-for-all-sessions", Lesson: "03", Kills: []string{"SSE-08", "SSE-23", "SSE-27"},
 		Mistake: "keeps one set of streams and one event log for all sessions, so an event id of one session resumes in another",
 		Edits: []Edit{
 			{File: resumeHandler,
@@ -203,7 +203,7 @@ var lesson03 = []*Variant{
 		},
 	},
 	{
-		Name: "dropped-post-cancels-its-request", Lesson: "03", Kills: []string{"SSE-17", "SSE-18", "SSE-20", "SSE-23", "SSE-24"},
+		Name: "dropped-post-cancels-its-request", Lesson: "03", Kills: []string{"SSE-21", "SSE-22", "SSE-24", "SSE-27", "SSE-28"},
 		Mistake: "runs each request under the POST's own context, so a client whose connection drops cancels its request",
 		Edits: []Edit{{File: httpHandler,
 			Old: `	return context.WithoutCancel(r.Context())`,
@@ -211,7 +211,7 @@ var lesson03 = []*Variant{
 		}},
 	},
 	{
-		Name: "malformed-id-opens-a-fresh-stream", Lesson: "03", Kills: []string{"SSE-22"},
+		Name: "malformed-id-opens-a-fresh-stream", Lesson: "03", Kills: []string{"SSE-26"},
 		Mistake: "treats a Last-Event-ID it cannot parse as no Last-Event-ID, and opens the standalone stream",
 		Edits: []Edit{{File: resumeGET,
 			Old: `	if !ok || len(ids) > 1 {
@@ -225,7 +225,7 @@ var lesson03 = []*Variant{
 		}},
 	},
 	{
-		Name: "unbounded-replay-buffer", Lesson: "03", Kills: []string{"SSE-23"},
+		Name: "unbounded-replay-buffer", Lesson: "03", Kills: []string{"SSE-27"},
 		Mistake: "keeps every event of a session for replay, however many there are",
 		Edits: []Edit{{File: resumeHandler,
 			Old: `	opts.ReplayBuffer = positive(opts.ReplayBuffer, DefaultReplayBuffer)`,
@@ -233,7 +233,7 @@ var lesson03 = []*Variant{
 		}},
 	},
 	{
-		Name: "partial-replay-after-eviction", Lesson: "03", Kills: []string{"SSE-23"},
+		Name: "partial-replay-after-eviction", Lesson: "03", Kills: []string{"SSE-27"},
 		Mistake: "replays whatever is left of a stream after its oldest events were dropped, so the client gets a replay with a hole in it",
 		Edits: []Edit{{File: resumeHandler,
 			Old: `	case n < s.dropped:
@@ -243,7 +243,7 @@ var lesson03 = []*Variant{
 		}},
 	},
 	{
-		Name: "ended-stream-resumes-empty", Lesson: "03", Kills: []string{"SSE-25"},
+		Name: "ended-stream-resumes-empty", Lesson: "03", Kills: []string{"SSE-29"},
 		Mistake: "answers a GET resuming a stream that has ended, with nothing left, with a 200 stream that ends at once (the TypeScript SDK reconnects to it for ever)",
 		Edits: []Edit{{File: resumeGET,
 			Old: `	case len(missed) == 0 && s.isEnded():`,
@@ -251,7 +251,7 @@ var lesson03 = []*Variant{
 		}},
 	},
 	{
-		Name: "ended-stream-held-open", Lesson: "03", Kills: []string{"SSE-25"},
+		Name: "ended-stream-held-open", Lesson: "03", Kills: []string{"SSE-29"},
 		Mistake: "answers a GET resuming a stream that has ended, with nothing left, with a 200 stream that waits for events that will never come",
 		Edits: []Edit{{File: resumeGET,
 			Old: `		s.mu.Unlock()
@@ -266,7 +266,7 @@ var lesson03 = []*Variant{
 
 	// Step 5: what a stream costs.
 	{
-		Name: "get-ignores-client-gone", Lesson: "03", Kills: []string{"SSE-06", "SSE-26"},
+		Name: "get-ignores-client-gone", Lesson: "03", Kills: []string{"SSE-06", "SSE-08"},
 		Mistake: "holds a GET until its stream, session or server ends, but not when its client leaves: a goroutine and a socket leak per dropped client",
 		Edits: []Edit{{File: resumeGET,
 			Old: `		case <-r.Context().Done():
@@ -275,7 +275,7 @@ var lesson03 = []*Variant{
 		}},
 	},
 	{
-		Name: "keepalive-goroutine-leak", Lesson: "03", Kills: []string{"SSE-26"},
+		Name: "keepalive-goroutine-leak", Lesson: "03", Kills: []string{"SSE-08"},
 		Mistake: "sends keep-alives from a goroutine of its own, which waits on its ticker for ever after the stream ends",
 		Edits: []Edit{{File: resumeGET,
 			Old: `	keepAlive := time.NewTicker(h.opts.KeepAlive)
@@ -296,7 +296,7 @@ var lesson03 = []*Variant{
 		}},
 	},
 	{
-		Name: "shutdown-waits-for-get-streams", Lesson: "03", Kills: []string{"SSE-27"},
+		Name: "shutdown-waits-for-get-streams", Lesson: "03", Kills: []string{"SSE-09"},
 		Mistake: "shuts down with http.Server.Shutdown alone, which waits for GET streams that never end",
 		Edits: []Edit{{File: resumeMain,
 			Old: `	srv.RegisterOnShutdown(handler.CloseStreams)
@@ -305,7 +305,7 @@ var lesson03 = []*Variant{
 		}},
 	},
 	{
-		Name: "preallocated-replay-buffer", Lesson: "03", Kills: []string{"SSE-28"},
+		Name: "preallocated-replay-buffer", Lesson: "03", Kills: []string{"SSE-16"},
 		Mistake: "makes room for the whole replay buffer on a session's first event",
 		Edits: []Edit{{File: resumeEventLog,
 			Old: `	size := min(max(2*len(l.ring), initialRing), l.maxEvents)`,
@@ -315,7 +315,7 @@ var lesson03 = []*Variant{
 
 	// Step 6: stateless mode.
 	{
-		Name: "stateless-get-opens-a-stream", Lesson: "03", Kills: []string{"SSE-29"},
+		Name: "stateless-get-opens-a-stream", Lesson: "03", Kills: []string{"SSE-10"},
 		Mistake: "passes GET to the stream handler in stateless mode too, which opens a stream on a throwaway session (lesson 02's seed bug)",
 		Edits: []Edit{{File: httpHandler,
 			Old: `	case r.Method == http.MethodGet && h.opts.GET != nil && !h.opts.Stateless:`,
