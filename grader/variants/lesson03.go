@@ -12,7 +12,7 @@ const (
 
 // lesson03 are mistakes in a server with resumable SSE streams (stage 03).
 var lesson03 = []*Variant{
-	// Step 1: the standalone GET stream.
+	// Step 1: the standalone GET stream, and what a stream costs.
 	{
 		Name: "stream-headers-not-flushed", Lesson: "03", Kills: []string{"SSE-01"},
 		Mistake: "writes a stream's status and headers without flushing them, so a client sees nothing until the first event",
@@ -85,38 +85,57 @@ var lesson03 = []*Variant{
 			New: `				// nothing to say`,
 		}},
 	},
-
-	// Step 2: the session's outlet.
 	{
-		Name: "no-outlet", Lesson: "03", Kills: []string{"SSE-14", "SSE-17", "SSE-19", "SSE-20", "SSE-22", "SSE-25"},
-		Mistake: "opens the standalone stream but never attaches it as the session's outlet, so the server's own messages are dropped",
+		Name: "get-ignores-client-gone", Lesson: "03", Kills: []string{"SSE-06", "SSE-08"},
+		Mistake: "holds a GET until its stream, session or server ends, but not when its client leaves: a goroutine and a socket leak per dropped client",
 		Edits: []Edit{{File: resumeGET,
-			Old: `		sess.Attach(s)`,
-			New: `		_ = s // the stream is open; the session will find it`,
+			Old: `		case <-r.Context().Done():
+`,
+			New: ``,
 		}},
 	},
 	{
-		Name: "responses-copied-to-the-standalone-stream", Lesson: "03", Kills: []string{"SSE-18", "SSE-19"},
-		Mistake: "copies every response to the standalone stream too, so that a listening client surely sees it",
-		Edits:   editCopyToStandalone(`msg.Method == ""`),
-	},
-	{
-		Name: "progress-copied-to-the-standalone-stream", Lesson: "03", Kills: []string{"SSE-19"},
-		Mistake: "copies every notification of a request to the standalone stream too, so that a listening client surely sees it",
-		Edits:   editCopyToStandalone(`msg.Method != ""`),
-	},
-	{
-		Name: "ignores-tick", Lesson: "03", Kills: []string{"SSE-20", "SSE-25"},
-		Mistake: "accepts -tick but never starts the ticker",
+		Name: "keepalive-goroutine-leak", Lesson: "03", Kills: []string{"SSE-08"},
+		Mistake: "sends keep-alives from a goroutine of its own, which waits on its ticker for ever after the stream ends",
 		Edits: []Edit{{File: resumeGET,
-			Old: `		go tick(sess, h.opts.Tick)`,
-			New: `		_ = tick // TODO`,
+			Old: `	keepAlive := time.NewTicker(h.opts.KeepAlive)
+	defer keepAlive.Stop()
+`,
+			New: `	keepAlive := time.NewTicker(h.opts.KeepAlive)
+	defer keepAlive.Stop()
+	go func() { // keep the connection warm
+		for range keepAlive.C {
+			s.mu.Lock()
+			if s.w == ew {
+				ew.comment("keep-alive")
+			}
+			s.mu.Unlock()
+		}
+	}()
+`,
+		}},
+	},
+	{
+		Name: "shutdown-waits-for-get-streams", Lesson: "03", Kills: []string{"SSE-09"},
+		Mistake: "shuts down with http.Server.Shutdown alone, which waits for GET streams that never end",
+		Edits: []Edit{{File: resumeMain,
+			Old: `	srv.RegisterOnShutdown(handler.CloseStreams)
+`,
+			New: ``,
+		}},
+	},
+	{
+		Name: "stateless-get-opens-a-stream", Lesson: "03", Kills: []string{"SSE-10"},
+		Mistake: "passes GET to the stream handler in stateless mode too, which opens a stream on a throwaway session (lesson 02's seed bug)",
+		Edits: []Edit{{File: httpHandler,
+			Old: `	case r.Method == http.MethodGet && h.opts.GET != nil && !h.opts.Stateless:`,
+			New: `	case r.Method == http.MethodGet && h.opts.GET != nil:`,
 		}},
 	},
 
-	// Step 3: POST streams with event ids.
+	// Step 2: event ids on every stream.
 	{
-		Name: "events-not-flushed", Lesson: "03", Kills: []string{"SSE-07", "SSE-11", "SSE-14", "SSE-17", "SSE-19", "SSE-20", "SSE-22", "SSE-25", "SSE-28", "SSE-29"},
+		Name: "events-not-flushed", Lesson: "03", Kills: []string{"SSE-07", "SSE-11", "SSE-17", "SSE-19", "SSE-20", "SSE-22", "SSE-25", "SSE-28", "SSE-29"},
 		Mistake: "writes each event but never flushes it, so net/http holds the events in its buffer until the response ends",
 		Edits: []Edit{{File: resumeWriter,
 			Old: `		ew.fail(err)
@@ -171,6 +190,42 @@ var lesson03 = []*Variant{
 				Old: "\t\"mcpcourse/internal/jsonrpc\"\n",
 				New: "\t\"mcpcourse/internal/jsonrpc\"\n\t\"mcpcourse/internal/mcp\"\n"},
 		},
+	},
+	{
+		Name: "preallocated-replay-buffer", Lesson: "03", Kills: []string{"SSE-16"},
+		Mistake: "makes room for the whole replay buffer on a session's first event",
+		Edits: []Edit{{File: resumeEventLog,
+			Old: `	size := min(max(2*len(l.ring), initialRing), l.maxEvents)`,
+			New: `	size := l.maxEvents // room for everything, once`,
+		}},
+	},
+
+	// Step 3: the session's outlet.
+	{
+		Name: "no-outlet", Lesson: "03", Kills: []string{"SSE-17", "SSE-19", "SSE-20", "SSE-22", "SSE-25"},
+		Mistake: "opens the standalone stream but never attaches it as the session's outlet, so the server's own messages are dropped",
+		Edits: []Edit{{File: resumeGET,
+			Old: `		sess.Attach(s)`,
+			New: `		_ = s // the stream is open; the session will find it`,
+		}},
+	},
+	{
+		Name: "responses-copied-to-the-standalone-stream", Lesson: "03", Kills: []string{"SSE-18", "SSE-19"},
+		Mistake: "copies every response to the standalone stream too, so that a listening client surely sees it",
+		Edits:   editCopyToStandalone(`msg.Method == ""`),
+	},
+	{
+		Name: "progress-copied-to-the-standalone-stream", Lesson: "03", Kills: []string{"SSE-19"},
+		Mistake: "copies every notification of a request to the standalone stream too, so that a listening client surely sees it",
+		Edits:   editCopyToStandalone(`msg.Method != ""`),
+	},
+	{
+		Name: "ignores-tick", Lesson: "03", Kills: []string{"SSE-20", "SSE-25"},
+		Mistake: "accepts -tick but never starts the ticker",
+		Edits: []Edit{{File: resumeGET,
+			Old: `		go tick(sess, h.opts.Tick)`,
+			New: `		_ = tick // TODO`,
+		}},
 	},
 
 	// Step 4: resuming with Last-Event-ID.
@@ -261,65 +316,6 @@ var lesson03 = []*Variant{
 		startEventStream(w)
 		<-r.Context().Done() // nothing to send yet
 		return`,
-		}},
-	},
-
-	// Step 5: what a stream costs.
-	{
-		Name: "get-ignores-client-gone", Lesson: "03", Kills: []string{"SSE-06", "SSE-08"},
-		Mistake: "holds a GET until its stream, session or server ends, but not when its client leaves: a goroutine and a socket leak per dropped client",
-		Edits: []Edit{{File: resumeGET,
-			Old: `		case <-r.Context().Done():
-`,
-			New: ``,
-		}},
-	},
-	{
-		Name: "keepalive-goroutine-leak", Lesson: "03", Kills: []string{"SSE-08"},
-		Mistake: "sends keep-alives from a goroutine of its own, which waits on its ticker for ever after the stream ends",
-		Edits: []Edit{{File: resumeGET,
-			Old: `	keepAlive := time.NewTicker(h.opts.KeepAlive)
-	defer keepAlive.Stop()
-`,
-			New: `	keepAlive := time.NewTicker(h.opts.KeepAlive)
-	defer keepAlive.Stop()
-	go func() { // keep the connection warm
-		for range keepAlive.C {
-			s.mu.Lock()
-			if s.w == ew {
-				ew.comment("keep-alive")
-			}
-			s.mu.Unlock()
-		}
-	}()
-`,
-		}},
-	},
-	{
-		Name: "shutdown-waits-for-get-streams", Lesson: "03", Kills: []string{"SSE-09"},
-		Mistake: "shuts down with http.Server.Shutdown alone, which waits for GET streams that never end",
-		Edits: []Edit{{File: resumeMain,
-			Old: `	srv.RegisterOnShutdown(handler.CloseStreams)
-`,
-			New: ``,
-		}},
-	},
-	{
-		Name: "preallocated-replay-buffer", Lesson: "03", Kills: []string{"SSE-16"},
-		Mistake: "makes room for the whole replay buffer on a session's first event",
-		Edits: []Edit{{File: resumeEventLog,
-			Old: `	size := min(max(2*len(l.ring), initialRing), l.maxEvents)`,
-			New: `	size := l.maxEvents // room for everything, once`,
-		}},
-	},
-
-	// Step 6: stateless mode.
-	{
-		Name: "stateless-get-opens-a-stream", Lesson: "03", Kills: []string{"SSE-10"},
-		Mistake: "passes GET to the stream handler in stateless mode too, which opens a stream on a throwaway session (lesson 02's seed bug)",
-		Edits: []Edit{{File: httpHandler,
-			Old: `	case r.Method == http.MethodGet && h.opts.GET != nil && !h.opts.Stateless:`,
-			New: `	case r.Method == http.MethodGet && h.opts.GET != nil:`,
 		}},
 	},
 }
