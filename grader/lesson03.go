@@ -860,7 +860,7 @@ func checkUniqueIDs(t *check.T) {
 	var evG2 []wire.Event
 	if !settle(t, time.Second, func() bool {
 		g2 := h.Open(wire.Req{Method: http.MethodGet, Header: getHeaders(session, rev, ""), Purpose: "a new GET, after the first hung up"})
-		if g2.Status != http.StatusOK {
+		if g2.Status != http.StatusOK || g2.ContentType != "text/event-stream" {
 			g2.Close()
 			return false
 		}

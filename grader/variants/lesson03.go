@@ -86,7 +86,7 @@ var lesson03 = []*Variant{
 		}},
 	},
 	{
-		Name: "get-ignores-client-gone", Lesson: "03", Kills: []string{"SSE-06", "SSE-08"},
+		Name: "get-ignores-client-gone", Lesson: "03", Kills: []string{"SSE-06", "SSE-08", "SSE-14"},
 		Mistake: "holds a GET until its stream, session or server ends, but not when its client leaves: a goroutine and a socket leak per dropped client",
 		Edits: []Edit{{File: resumeGET,
 			Old: `		case <-r.Context().Done():
@@ -238,7 +238,7 @@ var lesson03 = []*Variant{
 		}},
 	},
 	{
-		Name: "replay-ignores-the-stream", Lesson: "03", Kills: []string{"SSE-22", "SSE-29"},
+		Name: "replay-ignores-the-stream", Lesson: "03", Kills: []string{"SSE-21", "SSE-22", "SSE-29"},
 		Mistake: "replays every event logged after the Last-Event-ID's number, whichever stream it was sent on",
 		Edits: []Edit{{File: resumeEventLog,
 			Old: `e.stream == stream && e.n > n`,
