@@ -520,6 +520,19 @@ func expectRefusal(t *check.T, h *wire.HTTP, session, lastEventID string, status
 	}
 }
 
+// expectReplay resumes a stream that has ended, from an id before its end,
+// and wants the rest of it: at least the response with respID, then the end.
+// It is the positive control of the checks that want a resume refused: a
+// server that refuses every Last-Event-ID must not pass them.
+func expectReplay(t *check.T, h *wire.HTTP, session, lastEventID, respID, purpose string) {
+	s := openGET(t, h, session, rev, lastEventID, purpose)
+	s.Await(wire.T2, "the replayed response with id "+respID, func(m *wire.Msg) bool { return m.IsResponseTo(respID) }, nil)
+	if events, ended := s.End(time.Second); !ended {
+		t.Fail(check.Failure{What: purpose + ": the replay of a stream that has ended did not end after its response", Got: describeEvents(events),
+			Want: "the missed events, the response, then the end of the stream"})
+	}
+}
+
 func describeBody(events []wire.Event) string {
 	var parts []string
 	for _, e := range events {
@@ -993,6 +1006,7 @@ func checkCrossSessionID(t *check.T) {
 		t.Fail(check.Failure{What: "the events of session X carry no id, so there is nothing to resume from", Got: describeEvents(events)})
 	}
 	first := events[0].ID
+	expectReplay(t, h, x, first, `2`, "GET in session X with Last-Event-ID "+first+", its own")
 	y, _ := h.Initialize(rev)
 	expectRefusal(t, h, y, first, http.StatusBadRequest, true, "GET in session Y with Last-Event-ID "+first+" of session X",
 		"it carried session X's events to session Y")
@@ -1033,8 +1047,13 @@ func checkBadEventIDs(t *check.T) {
 	h := wire.StartHTTP(t)
 	session, _ := h.Initialize(rev)
 	p := openPOST(t, h, session, rev, countdownCall(`2`, 1, 0, nonce("p")), "countdown, for a real event id")
+	first := p.Next(wire.T1, "the first event of the countdown's stream")
 	p.End(wire.T2)
 	real := resumeID(t, p, "the countdown's stream")
+	if first.ID == "" {
+		t.Fail(check.Failure{What: "the first event of the countdown's stream has no id", Got: describeEvents([]wire.Event{first})})
+	}
+	expectReplay(t, h, session, first.ID, `2`, "GET with Last-Event-ID: "+first.ID+", a real id")
 	for _, id := range []string{"not-an-event-id", real + "9999", "%%%"} {
 		expectRefusal(t, h, session, id, http.StatusBadRequest, true, "GET with Last-Event-ID: "+id,
 			"an id the server never wrote must be refused, not answered with a stream")
@@ -1109,7 +1128,12 @@ func checkResumeEndedStream(t *check.T) {
 	const why = "a client that resumes until it sees a result reconnects for ever to an empty stream, and waits for ever on one held open"
 
 	done := openPOST(t, h, session, rev, countdownCall(`2`, 2, 0, nonce("p")), "countdown from 2")
+	first := done.Next(wire.T1, "the first event of the countdown's stream")
 	done.End(wire.T2)
+	if first.ID == "" {
+		t.Fail(check.Failure{What: "the first event of the countdown's stream has no id", Got: describeEvents([]wire.Event{first})})
+	}
+	expectReplay(t, h, session, first.ID, `2`, "GET resuming the ended stream from its first event, "+first.ID)
 	expectRefusal(t, h, session, resumeID(t, done, "the countdown's stream"), 0, false,
 		"GET resuming a stream after its result", why)
 

@@ -167,7 +167,7 @@ var lesson03 = []*Variant{
 		}},
 	},
 	{
-		Name: "ids-without-the-stream", Lesson: "03", Kills: []string{"SSE-14", "SSE-21", "SSE-22", "SSE-24", "SSE-25", "SSE-27", "SSE-28"},
+		Name: "ids-without-the-stream", Lesson: "03", Kills: []string{"SSE-14", "SSE-21", "SSE-22", "SSE-23", "SSE-24", "SSE-25", "SSE-26", "SSE-27", "SSE-28", "SSE-29"},
 		Mistake: "numbers the events of each stream 1, 2, 3, … and leaves the stream out of the id, so ids repeat across streams",
 		Edits: []Edit{{File: resumeEventLog,
 			Old: `	return strconv.Itoa(e.stream) + "-" + strconv.FormatUint(e.n, 10)`,
