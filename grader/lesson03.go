@@ -322,6 +322,23 @@ func openGET(t *check.T, h *wire.HTTP, session, version, lastEventID, purpose st
 	return s
 }
 
+// openResume opens a GET that resumes a stream whose client the grader has
+// just dropped. The server may not have seen that client go yet, and then
+// answers 409, as it should: like a real client, which waits for the retry
+// field, the grader tries again, for up to 1 s.
+func openResume(t *check.T, h *wire.HTTP, session, lastEventID, purpose string) *wire.Stream {
+	deadline := time.Now().Add(time.Second)
+	for {
+		s := h.Open(wire.Req{Method: http.MethodGet, Header: getHeaders(session, rev, lastEventID), Purpose: purpose})
+		if s.Status != http.StatusConflict || time.Now().After(deadline) {
+			expectEventStream(t, s, purpose)
+			return s
+		}
+		s.End(wire.T1)
+		pause(t, 100*time.Millisecond)
+	}
+}
+
 // openPOST sends a request whose answer must be an SSE stream (it carries a
 // progress token), and returns the stream once its headers have come.
 func openPOST(t *check.T, h *wire.HTTP, session, version, body, purpose string) *wire.Stream {
@@ -964,7 +981,7 @@ func checkResumePOSTStream(t *check.T) {
 	id := resumeID(t, p, "the countdown's stream")
 	p.HangUp()
 	pause(t, afterHangUp)
-	r := openGET(t, h, session, rev, id, "GET with Last-Event-ID: "+id)
+	r := openResume(t, h, session, id, "GET with Last-Event-ID: "+id)
 	expectRest(t, r, token, `2`, seen[len(seen)-1], 8)
 
 	// A fast one, resumed while it is still running: events logged during
@@ -975,7 +992,7 @@ func checkResumePOSTStream(t *check.T) {
 	id = resumeID(t, p, "the fast countdown's stream")
 	p.HangUp()
 	pause(t, afterHangUp)
-	r = openGET(t, h, session, rev, id, "GET with Last-Event-ID: "+id+", while the countdown runs on")
+	r = openResume(t, h, session, id, "GET with Last-Event-ID: "+id+", while the countdown runs on")
 	expectRest(t, r, token, `3`, seen[0], 100)
 }
 
@@ -992,7 +1009,7 @@ func checkReplayStaysOnItsStream(t *check.T) {
 	g := openGET(t, h, session, rev, "", "GET with the session")
 	callTool(t, h, session, `4`, "add_note", map[string]any{"text": nonce("note")})
 	g.Await(wire.T1, "the note's log message on the GET stream", isLogFrom("notes"), nil)
-	r := openGET(t, h, session, rev, id, "GET with Last-Event-ID: "+id+", from A")
+	r := openResume(t, h, session, id, "GET with Last-Event-ID: "+id+", from A")
 	expectRest(t, r, ta, `"a"`, seen[0], 6)
 }
 
@@ -1026,7 +1043,7 @@ func checkResumeAfterTheEnd(t *check.T) {
 		t.Fail(check.Failure{What: "the countdown did not run to its end after its client went away", Got: check.Quote(history),
 			Want: "history lists \"countdown (id 2): finished\""})
 	}
-	r := openGET(t, h, session, rev, id, "GET with Last-Event-ID: "+id+", after the countdown ended")
+	r := openResume(t, h, session, id, "GET with Last-Event-ID: "+id+", after the countdown ended")
 	expectRest(t, r, token, `2`, seen[0], 4)
 }
 
@@ -1039,7 +1056,7 @@ func checkResumeStandalone(t *check.T) {
 	g.HangUp()
 	t.Wire.Event("away for 300 ms: about 7 ticks to catch up on")
 	pause(t, 300*time.Millisecond)
-	r := openGET(t, h, session, rev, id, "GET with Last-Event-ID: "+id)
+	r := openResume(t, h, session, id, "GET with Last-Event-ID: "+id)
 	readTicks(t, r, 12, ticks[len(ticks)-1]+1, 500*time.Millisecond, "after resuming")
 }
 
@@ -1085,7 +1102,7 @@ func checkBoundedReplay(t *check.T) {
 	openPOST(t, h, c, rev, countdownCall(`2`, 40, 0, nonce("c")), "session C: 40 steps at once").End(wire.T2)
 	pause(t, 300*time.Millisecond)
 
-	rb := openGET(t, h, b, rev, idB, "session B: GET with Last-Event-ID: "+idB)
+	rb := openResume(t, h, b, idB, "session B: GET with Last-Event-ID: "+idB)
 	expectRest(t, rb, tokenB, `2`, seenB, 5)
 
 	// Session D's first stream is short, but the session's later streams
@@ -1113,7 +1130,7 @@ func checkResumeConflict(t *check.T) {
 	id := resumeID(t, p, "the countdown's stream")
 	p.HangUp()
 	pause(t, afterHangUp)
-	r := openGET(t, h, session, rev, id, "GET with Last-Event-ID: "+id)
+	r := openResume(t, h, session, id, "GET with Last-Event-ID: "+id)
 	resp := h.Do(wire.Req{Method: http.MethodGet, Header: getHeaders(session, rev, id), Purpose: "a second GET with Last-Event-ID: " + id})
 	if resp.Status != http.StatusConflict {
 		t.Fail(check.Failure{What: fmt.Sprintf("a second GET resuming a stream another GET holds got HTTP %d", resp.Status), Got: resp.Summary(),

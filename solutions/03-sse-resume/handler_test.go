@@ -195,7 +195,7 @@ func TestResumeReplaysExactlyWhatWasMissed(t *testing.T) {
 func TestResumeRefusals(t *testing.T) {
 	s := newTestServer(t, Options{ReplayBuffer: 4})
 	session := s.initialize("2025-11-25")
-	s.do(http.MethodPost, session, "2025-11-25", "", countdown(2, 8, 0, "p")).Body.Close()
+	readEvents(t, s.do(http.MethodPost, session, "2025-11-25", "", countdown(2, 8, 0, "p"))).rest()
 	evs := readEvents(t, s.do(http.MethodPost, session, "2025-11-25", "", countdown(3, 1, 0, "q"))).rest()
 	require.Len(t, evs, 3)
 
@@ -265,9 +265,12 @@ func TestStandaloneStreamIsTheSessionsOutlet(t *testing.T) {
 	get.Body.Close()
 
 	// While the client is away, log messages are kept for its return.
-	time.Sleep(50 * time.Millisecond)
 	s.do(http.MethodPost, session, "2025-11-25", "", addNote(4, "away")).Body.Close()
-	resumed := s.do(http.MethodGet, session, "2025-11-25", during.id, "")
+	var resumed *http.Response
+	require.Eventually(t, func() bool {
+		resumed = s.do(http.MethodGet, session, "2025-11-25", during.id, "")
+		return resumed.StatusCode == http.StatusOK // 409 until the server sees the first client gone
+	}, 2*time.Second, 20*time.Millisecond)
 	r = readEvents(t, resumed)
 	away := r.mustNext()
 	assert.Equal(t, "0-3", away.id)
