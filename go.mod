@@ -4,4 +4,8 @@ go 1.22
 
 require github.com/stretchr/testify v1.12.1
 
-require go.yaml.in/yaml/v3 v3.0.5 // indirect
+require (
+	github.com/gorilla/websocket v1.5.3 // indirect
+	github.com/rs/cors v1.11.1 // indirect
+	go.yaml.in/yaml/v3 v3.0.5 // indirect
+)
