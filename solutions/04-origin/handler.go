@@ -18,6 +18,7 @@ package origin
 import (
 	"fmt"
 	"net/http"
+	"time"
 
 	"github.com/gorilla/websocket"
 	"github.com/rs/cors"
@@ -143,8 +144,10 @@ func (h *Handler) CloseStreams() {
 	h.sockets.closeAll()
 }
 
-// Close ends every stream, socket and session.
+// Close ends every stream, socket and session. It waits up to a second
+// for the sockets to send their close frames.
 func (h *Handler) Close() {
 	h.CloseStreams()
+	h.sockets.wait(time.Second)
 	h.mcp.Close()
 }

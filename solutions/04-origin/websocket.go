@@ -111,6 +111,7 @@ type sockets struct {
 	mu      sync.Mutex
 	closing bool
 	live    map[*websocket.Conn]context.CancelFunc
+	done    sync.WaitGroup // one per connection being served
 }
 
 func (s *sockets) full() bool {
@@ -137,13 +138,16 @@ func (s *sockets) add(ws *websocket.Conn, end context.CancelFunc) bool {
 		s.live = map[*websocket.Conn]context.CancelFunc{}
 	}
 	s.live[ws] = end
+	s.done.Add(1)
 	return true
 }
 
+// remove forgets a connection that has been closed.
 func (s *sockets) remove(ws *websocket.Conn) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	delete(s.live, ws)
+	s.done.Done()
 }
 
 // closeAll ends every connection and refuses new ones.
@@ -153,5 +157,19 @@ func (s *sockets) closeAll() {
 	s.closing = true
 	for _, end := range s.live {
 		end()
+	}
+}
+
+// wait waits up to d for every connection to have said goodbye, so that a
+// process about to exit does not cut them off before their close frames.
+func (s *sockets) wait(d time.Duration) {
+	closed := make(chan struct{})
+	go func() {
+		s.done.Wait()
+		close(closed)
+	}()
+	select {
+	case <-closed:
+	case <-time.After(d):
 	}
 }
