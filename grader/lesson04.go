@@ -122,9 +122,18 @@ var Lesson04 = &Lesson{
 			Run:    checkDefaultAllowlist,
 		},
 
+		{
+			ID: "ORIGIN-10", Step: 2, Severity: check.Must, Budget: 5 * time.Second,
+			Title:  "a malformed or too-wide -allow-origin stops the server at start, naming the pattern",
+			Spec:   forbiddenRule,
+			Course: "An allowlist with a typo must stop the server, not quietly allow less, or more, than meant. The course refuses https://*, patterns without a scheme, a * inside a label, and paths.",
+			Hint:   "Parse every pattern before listening; on the first error, exit non-zero with a message that quotes it.",
+			Run:    checkBadPatterns,
+		},
+
 		// Step 3: the Host header.
 		{
-			ID: "ORIGIN-10", Step: 3, Severity: check.Must, Budget: 5 * time.Second,
+			ID: "ORIGIN-11", Step: 3, Severity: check.Must, Budget: 5 * time.Second,
 			Title:  "on loopback, a Host other than localhost, 127.0.0.1 or [::1] gets 403, on every method, Origin or not",
 			Spec:   rebindingRule,
 			Course: "After DNS rebinding, the attacker's page is same-origin with this server and a GET carries no Origin at all; only Host still names the attacker's domain. The course requires 403 for it (the official Go SDK does the same), changing Host alone.",
@@ -134,7 +143,7 @@ var Lesson04 = &Lesson{
 
 		// Step 4: CORS.
 		{
-			ID: "ORIGIN-11", Step: 4, Severity: check.Must, Budget: 5 * time.Second,
+			ID: "ORIGIN-12", Step: 4, Severity: check.Must, Budget: 5 * time.Second,
 			Title: "a preflight from an allowed origin echoes it, varies on Origin, and allows the method and MCP's headers",
 			Spec:  corsRule,
 			Course: "A browser page can only send MCP's headers after a CORS preflight. The course requires 2xx, Access-Control-Allow-Origin equal to the origin (never *), Vary: Origin, " +
@@ -143,7 +152,7 @@ var Lesson04 = &Lesson{
 			Run:  checkAllowedPreflight,
 		},
 		{
-			ID: "ORIGIN-12", Step: 4, Severity: check.Must, Budget: 5 * time.Second,
+			ID: "ORIGIN-13", Step: 4, Severity: check.Must, Budget: 5 * time.Second,
 			Title:  "responses to an allowed origin carry Access-Control-Allow-Origin and expose Mcp-Session-Id",
 			Spec:   corsRule,
 			Course: "Without Access-Control-Expose-Headers: Mcp-Session-Id, a page can read the InitializeResult but not its session id, and cannot send a second request. The course requires the origin echoed on every answer, streams included.",
@@ -151,7 +160,7 @@ var Lesson04 = &Lesson{
 			Run:    checkCORSResponses,
 		},
 		{
-			ID: "ORIGIN-13", Step: 4, Severity: check.Must, Budget: 5 * time.Second,
+			ID: "ORIGIN-14", Step: 4, Severity: check.Must, Budget: 5 * time.Second,
 			Title:  "a preflight from a foreign origin gets 403, with no CORS grant",
 			Spec:   forbiddenRule,
 			Course: "rs/cors answers every preflight with 204, a refused origin's included (it only leaves out the grant). The course requires the guard's 403 for a preflight too, so the guard must run before rs/cors.",
@@ -161,7 +170,7 @@ var Lesson04 = &Lesson{
 
 		// Step 5: the WebSocket.
 		{
-			ID: "ORIGIN-14", Step: 5, Severity: check.Must, Budget: 5 * time.Second,
+			ID: "ORIGIN-15", Step: 5, Severity: check.Must, Budget: 5 * time.Second,
 			Title:  "/ws upgrades a client with no Origin or an allowed one, and carries one JSON-RPC message per text frame",
 			Spec:   customRule,
 			Course: "WebSocket is not a standard MCP transport. The course adds one at /ws, judged by the same allowlist: one message per text frame each way, and stage 01's rules (no answer to a notification).",
@@ -169,7 +178,7 @@ var Lesson04 = &Lesson{
 			Run:    checkWebSocketServes,
 		},
 		{
-			ID: "ORIGIN-15", Step: 5, Severity: check.Must, Budget: 5 * time.Second,
+			ID: "ORIGIN-16", Step: 5, Severity: check.Must, Budget: 5 * time.Second,
 			Title:  "/ws refuses the handshake of a foreign Origin, null and look-alikes included, with 403",
 			Spec:   validateRule,
 			Course: "A browser opens a WebSocket to any address without a preflight, carrying the page's Origin: without the check, any web site can drive the server (cross-site WebSocket hijacking). gorilla answers a refused handshake with 403.",
@@ -177,7 +186,7 @@ var Lesson04 = &Lesson{
 			Run:    checkWebSocketRefuses,
 		},
 		{
-			ID: "ORIGIN-16", Step: 5, Severity: check.Must, Budget: 5 * time.Second,
+			ID: "ORIGIN-17", Step: 5, Severity: check.Must, Budget: 5 * time.Second,
 			Title:  "/ws checks Host too: a rebound Host gets 403",
 			Spec:   rebindingRule,
 			Course: "A rebound page opens ws://evil.example:PORT/ws with its own, same-origin, Origin: only Host gives it away.",
@@ -185,7 +194,7 @@ var Lesson04 = &Lesson{
 			Run:    checkWebSocketHost,
 		},
 		{
-			ID: "ORIGIN-17", Step: 5, Severity: check.Must, Budget: 5 * time.Second,
+			ID: "ORIGIN-18", Step: 5, Severity: check.Must, Budget: 5 * time.Second,
 			Title:  "a frame holding JSON over several lines is one message, with one answer",
 			Spec:   customRule,
 			Course: "Stage 01's loop reads one message per line; a frame is one message, however many lines its JSON spans. The course requires the frame's JSON compacted onto one line.",
@@ -193,7 +202,7 @@ var Lesson04 = &Lesson{
 			Run:    checkMultiLineFrame,
 		},
 		{
-			ID: "ORIGIN-18", Step: 5, Severity: check.Must, Budget: 5 * time.Second,
+			ID: "ORIGIN-19", Step: 5, Severity: check.Must, Budget: 5 * time.Second,
 			Title:  "a frame that is not valid JSON gets -32700, even when a raw newline sits in a string, and the socket keeps serving",
 			Spec:   check.Spec{Rev: rev, Section: "basic/index › Messages (JSON-RPC 2.0 §5.1: -32700 Parse error)", Quote: "All messages between MCP clients and servers MUST follow the JSON-RPC 2.0 specification."},
 			Course: "A raw newline inside a JSON string is invalid. Replace it with a space and the frame becomes valid: the server would run a message the client never sent validly. Invalid must stay invalid.",
@@ -201,7 +210,7 @@ var Lesson04 = &Lesson{
 			Run:    checkInvalidFrames,
 		},
 		{
-			ID: "ORIGIN-19", Step: 5, Severity: check.Must, Budget: 6 * time.Second,
+			ID: "ORIGIN-20", Step: 5, Severity: check.Must, Budget: 6 * time.Second,
 			Title:  "the socket runs stage 01's loop: requests run concurrently, progress and log messages arrive as frames",
 			Spec:   customRule,
 			Course: "The WebSocket reuses stage 01's message loop through a seam (frames in, lines out), not a copy: a ping must not wait for a slow tool, and add_note's log message must reach the client, because stdio attaches its connection as the session's outlet.",
@@ -209,7 +218,7 @@ var Lesson04 = &Lesson{
 			Run:    checkWebSocketLoop,
 		},
 		{
-			ID: "ORIGIN-20", Step: 5, Severity: check.Must, Budget: 8 * time.Second,
+			ID: "ORIGIN-21", Step: 5, Severity: check.Must, Budget: 8 * time.Second,
 			Title:  "clients that drop their sockets mid-request leave no goroutine and no socket behind (counted via -debug's /debug/vars and /proc/PID/fd)",
 			Spec:   customRule,
 			Course: "When a socket breaks, nobody is left to read an answer: the course requires the connection's requests to be cancelled and everything freed within 2 s. Waiting for them, as stdio does at the end of stdin, holds each for as long as its tool runs.",
@@ -217,7 +226,7 @@ var Lesson04 = &Lesson{
 			Run:    checkWebSocketLeaks,
 		},
 		{
-			ID: "ORIGIN-21", Step: 5, Severity: check.Must, Budget: 8 * time.Second,
+			ID: "ORIGIN-22", Step: 5, Severity: check.Must, Budget: 8 * time.Second,
 			Title:  "SIGTERM closes open WebSockets with 1001 (going away), and the server exits",
 			Spec:   check.Spec{Rev: rev, Section: "basic/lifecycle › Shutdown", Quote: "the server SHOULD initiate shutdown by closing the connection"},
 			Course: "http.Server.Shutdown does not track hijacked connections: the handler must close its sockets itself, with a close frame, when shutdown begins.",
@@ -227,20 +236,12 @@ var Lesson04 = &Lesson{
 
 		// Step 6: secure defaults.
 		{
-			ID: "ORIGIN-22", Step: 6, Severity: check.Must, Budget: 5 * time.Second,
+			ID: "ORIGIN-23", Step: 6, Severity: check.Must, Budget: 5 * time.Second,
 			Title:  "without -allow-origin, the server refuses to listen beyond loopback (-addr 0.0.0.0:0), saying why",
 			Spec:   bindRule,
 			Course: "The loopback default trusts pages from this machine, which is wrong for a server others can reach. The course requires a non-zero exit and a message that names -allow-origin, before binding; localhost still works.",
 			Hint:   "Before net.Listen, split -addr: unless its host is localhost or a loopback IP, and no origin was given, return an error that says to pass -allow-origin.",
 			Run:    checkRefusesWideBind,
-		},
-		{
-			ID: "ORIGIN-23", Step: 6, Severity: check.Must, Budget: 5 * time.Second,
-			Title:  "a malformed or too-wide -allow-origin stops the server at start, naming the pattern",
-			Spec:   forbiddenRule,
-			Course: "An allowlist with a typo must stop the server, not quietly allow less, or more, than meant. The course refuses https://*, patterns without a scheme, a * inside a label, and paths.",
-			Hint:   "Parse every pattern before listening; on the first error, exit non-zero with a message that quotes it.",
-			Run:    checkBadPatterns,
 		},
 	},
 }

@@ -18,14 +18,14 @@ var lesson04 = []*Variant{
 	// Step 1: the guard.
 	{
 		Name: "cors-is-the-only-guard", Lesson: "04",
-		Kills:   []string{"ORIGIN-01", "ORIGIN-02", "ORIGIN-04", "ORIGIN-06", "ORIGIN-07", "ORIGIN-08", "ORIGIN-09", "ORIGIN-10", "ORIGIN-13"},
+		Kills:   []string{"ORIGIN-01", "ORIGIN-02", "ORIGIN-04", "ORIGIN-06", "ORIGIN-07", "ORIGIN-08", "ORIGIN-09", "ORIGIN-11", "ORIGIN-14"},
 		Mistake: "relies on CORS alone: a foreign page cannot read the answers, but its requests are served, and with them every side effect",
 		Edits: []Edit{{File: originHandler,
 			Old: "\th.endpoint = h.guard(grant.Handler(h.mcp))",
 			New: "\th.endpoint = grant.Handler(h.mcp)"}},
 	},
 	{
-		Name: "origin-checked-on-post-only", Lesson: "04", Kills: []string{"ORIGIN-02", "ORIGIN-13"},
+		Name: "origin-checked-on-post-only", Lesson: "04", Kills: []string{"ORIGIN-02", "ORIGIN-14"},
 		Mistake: "checks the Origin of POST requests only, so a foreign page can open the session's GET stream, delete the session, and have its preflights granted",
 		Edits: []Edit{{File: originHandler,
 			Old: guardOrigin,
@@ -33,14 +33,14 @@ var lesson04 = []*Variant{
 	},
 	{
 		Name: "origin-required", Lesson: "04",
-		Kills:   []string{"ORIGIN-02", "ORIGIN-03", "ORIGIN-10", "ORIGIN-22"},
+		Kills:   []string{"ORIGIN-02", "ORIGIN-03", "ORIGIN-11", "ORIGIN-23"},
 		Mistake: "refuses requests that carry no Origin, which locks out every CLI and desktop client (typescript-sdk #1205)",
 		Edits: []Edit{{File: originHandler,
 			Old: guardOrigin,
 			New: "\t\tcase !h.originAllowed(r) || r.Header.Get(\"Origin\") == \"\":\n"}},
 	},
 	{
-		Name: "null-origin-allowed", Lesson: "04", Kills: []string{"ORIGIN-04", "ORIGIN-13", "ORIGIN-15"},
+		Name: "null-origin-allowed", Lesson: "04", Kills: []string{"ORIGIN-04", "ORIGIN-14", "ORIGIN-16"},
 		Mistake: "treats Origin: null as if no Origin had been sent, though any page can send it from a sandboxed iframe",
 		Edits: []Edit{{File: originHandler,
 			Old: "\torigins := r.Header.Values(\"Origin\")\n",
@@ -56,7 +56,7 @@ var lesson04 = []*Variant{
 			New: "\t\treturn strings.HasSuffix(o.host, \".\"+p.host) && !strings.Contains(strings.TrimSuffix(o.host, \".\"+p.host), \".\")\n"}},
 	},
 	{
-		Name: "has-suffix-matching", Lesson: "04", Kills: []string{"ORIGIN-06", "ORIGIN-15"},
+		Name: "has-suffix-matching", Lesson: "04", Kills: []string{"ORIGIN-06", "ORIGIN-16"},
 		Mistake: "matches a wildcard with strings.HasSuffix(host, \"example.com\"), without the dot, so xexample.com and the bare example.com get in",
 		Edits: []Edit{{File: originAllowlist,
 			Old: "\t\treturn strings.HasSuffix(o.host, \".\"+p.host)\n",
@@ -71,7 +71,7 @@ var lesson04 = []*Variant{
 	},
 	{
 		Name: "scheme-ignored", Lesson: "04",
-		Kills:   []string{"ORIGIN-01", "ORIGIN-02", "ORIGIN-06", "ORIGIN-07", "ORIGIN-13", "ORIGIN-15"},
+		Kills:   []string{"ORIGIN-01", "ORIGIN-02", "ORIGIN-06", "ORIGIN-07", "ORIGIN-14", "ORIGIN-16"},
 		Mistake: "compares hosts and ports but not schemes, so http://app.example.com passes for https://*.example.com, and vscode-webview://* lets in every origin of every scheme",
 		Edits: []Edit{{File: originAllowlist,
 			Old: "\tif o.scheme != p.scheme || (!p.anyPort && o.port != p.port) {",
@@ -118,16 +118,24 @@ var lesson04 = []*Variant{
 			New: "\tpatterns = append(append([]string(nil), patterns...), LoopbackOrigins...)\n"}},
 	},
 
+	{
+		Name: "bad-patterns-skipped", Lesson: "04", Kills: []string{"ORIGIN-10"},
+		Mistake: "skips an -allow-origin pattern it cannot parse, so a typo silently changes what is allowed",
+		Edits: []Edit{{File: originAllowlist,
+			Old: "\t\tif err != nil {\n\t\t\treturn nil, err\n\t\t}\n\t\ta.patterns = append(a.patterns, p)",
+			New: "\t\tif err != nil {\n\t\t\tcontinue // not a pattern: skip it\n\t\t}\n\t\ta.patterns = append(a.patterns, p)"}},
+	},
+
 	// Step 3: the Host header.
 	{
-		Name: "no-host-check", Lesson: "04", Kills: []string{"ORIGIN-10", "ORIGIN-16"},
+		Name: "no-host-check", Lesson: "04", Kills: []string{"ORIGIN-11", "ORIGIN-17"},
 		Mistake: "checks Origin but not Host, so a page whose DNS name was rebound to 127.0.0.1 can GET the server's streams, which carry no Origin",
 		Edits: []Edit{{File: originHost,
 			Old: "\treturn !arrivedOnLoopback(r) || isLoopbackHost(r.Host)",
 			New: "\treturn true"}},
 	},
 	{
-		Name: "host-prefix-check", Lesson: "04", Kills: []string{"ORIGIN-10", "ORIGIN-16"},
+		Name: "host-prefix-check", Lesson: "04", Kills: []string{"ORIGIN-11", "ORIGIN-17"},
 		Mistake: "accepts any Host that starts with localhost, so localhost.evil.example, a name anyone can register and rebind, gets in",
 		Edits: []Edit{{File: originHost,
 			Old: "\tif strings.EqualFold(host, \"localhost\") {",
@@ -136,35 +144,35 @@ var lesson04 = []*Variant{
 
 	// Step 4: CORS.
 	{
-		Name: "cors-star", Lesson: "04", Kills: []string{"ORIGIN-11", "ORIGIN-12"},
+		Name: "cors-star", Lesson: "04", Kills: []string{"ORIGIN-12", "ORIGIN-13"},
 		Mistake: "answers CORS with Access-Control-Allow-Origin: * (rs/cors's AllowedOrigins: *), a grant to every web site",
 		Edits: []Edit{{File: originHandler,
 			Old: "\t\tAllowOriginFunc: allow.Allows, // the same allowlist; the answer echoes the origin, never \"*\"\n",
 			New: "\t\tAllowedOrigins: []string{\"*\"},\n"}},
 	},
 	{
-		Name: "cors-default-headers", Lesson: "04", Kills: []string{"ORIGIN-11"},
+		Name: "cors-default-headers", Lesson: "04", Kills: []string{"ORIGIN-12"},
 		Mistake: "leaves rs/cors's allowed headers at their default (Accept, Content-Type, X-Requested-With), so a page's preflight for Mcp-Session-Id is not granted",
 		Edits: []Edit{{File: originHandler,
 			Old: "\t\tAllowedHeaders: []string{\"Accept\", \"Content-Type\", \"Authorization\",\n\t\t\tstreamable.SessionIDHeader, streamable.ProtocolVersionHeader, resume.LastEventIDHeader},\n",
 			New: ""}},
 	},
 	{
-		Name: "session-id-not-exposed", Lesson: "04", Kills: []string{"ORIGIN-12"},
+		Name: "session-id-not-exposed", Lesson: "04", Kills: []string{"ORIGIN-13"},
 		Mistake: "does not expose Mcp-Session-Id, so a page can initialize but cannot read its session id",
 		Edits: []Edit{{File: originHandler,
 			Old: "\t\tExposedHeaders: []string{streamable.SessionIDHeader}, // so that a page can read its session id\n",
 			New: ""}},
 	},
 	{
-		Name: "preflight-bypasses-403", Lesson: "04", Kills: []string{"ORIGIN-13"},
+		Name: "preflight-bypasses-403", Lesson: "04", Kills: []string{"ORIGIN-14"},
 		Mistake: "lets every OPTIONS request through to rs/cors, which answers a foreign origin's preflight with 204",
 		Edits: []Edit{{File: originHandler,
 			Old: "\t\tswitch {\n\t\tcase !hostAllowed(r):",
 			New: "\t\tswitch {\n\t\tcase r.Method == http.MethodOptions:\n\t\t\tnext.ServeHTTP(w, r) // preflights are CORS's business\n\t\tcase !hostAllowed(r):"}},
 	},
 	{
-		Name: "cors-outside-the-guard", Lesson: "04", Kills: []string{"ORIGIN-13"},
+		Name: "cors-outside-the-guard", Lesson: "04", Kills: []string{"ORIGIN-14"},
 		Mistake: "puts rs/cors outside the guard, so every preflight meets rs/cors first and gets its 204",
 		Edits: []Edit{{File: originHandler,
 			Old: "\th.endpoint = h.guard(grant.Handler(h.mcp))",
@@ -173,42 +181,42 @@ var lesson04 = []*Variant{
 
 	// Step 5: the WebSocket.
 	{
-		Name: "checkorigin-default", Lesson: "04", Kills: []string{"ORIGIN-14", "ORIGIN-15"},
+		Name: "checkorigin-default", Lesson: "04", Kills: []string{"ORIGIN-15", "ORIGIN-16"},
 		Mistake: "leaves Upgrader.CheckOrigin nil: gorilla's default wants the Origin's host to equal Host, so every allowed page on another host is refused",
 		Edits: []Edit{{File: originHandler,
 			Old: "\t\tCheckOrigin:      h.originAllowed,\n",
 			New: ""}},
 	},
 	{
-		Name: "checkorigin-true", Lesson: "04", Kills: []string{"ORIGIN-15"},
+		Name: "checkorigin-true", Lesson: "04", Kills: []string{"ORIGIN-16"},
 		Mistake: "sets Upgrader.CheckOrigin to a function that returns true, so any web site can open the socket (cross-site WebSocket hijacking)",
 		Edits: []Edit{{File: originHandler,
 			Old: "\t\tCheckOrigin:      h.originAllowed,\n",
 			New: "\t\tCheckOrigin:      func(*http.Request) bool { return true },\n"}},
 	},
 	{
-		Name: "ws-no-host-check", Lesson: "04", Kills: []string{"ORIGIN-16"},
+		Name: "ws-no-host-check", Lesson: "04", Kills: []string{"ORIGIN-17"},
 		Mistake: "checks Host on /mcp but not on /ws",
 		Edits: []Edit{{File: originSocket,
 			Old: "\t\tif !hostAllowed(r) {\n\t\t\tforbidden(w, ",
 			New: "\t\tif false {\n\t\t\tforbidden(w, "}},
 	},
 	{
-		Name: "frames-not-compacted", Lesson: "04", Kills: []string{"ORIGIN-17", "ORIGIN-18"},
+		Name: "frames-not-compacted", Lesson: "04", Kills: []string{"ORIGIN-18", "ORIGIN-19"},
 		Mistake: "hands each frame to the loop as it came, so a frame whose JSON spans lines becomes several broken messages",
 		Edits: []Edit{{File: originFrames,
 			Old: "\tvar line bytes.Buffer\n\tif json.Compact(&line, frame) != nil {",
 			New: "\tvar line bytes.Buffer\n\tline.Write(frame)\n\tif false && json.Compact(&line, frame) != nil {"}},
 	},
 	{
-		Name: "newlines-to-spaces", Lesson: "04", Kills: []string{"ORIGIN-18"},
+		Name: "newlines-to-spaces", Lesson: "04", Kills: []string{"ORIGIN-19"},
 		Mistake: "turns a frame's raw newlines into spaces, which makes an invalid frame (a raw newline inside a string) valid, and runs it",
 		Edits: []Edit{{File: originFrames,
 			Old: "\t\t\t\tc = 0\n",
 			New: "\t\t\t\tc = ' '\n"}},
 	},
 	{
-		Name: "ws-serves-frames-itself", Lesson: "04", Kills: []string{"ORIGIN-19", "ORIGIN-20", "ORIGIN-21"},
+		Name: "ws-serves-frames-itself", Lesson: "04", Kills: []string{"ORIGIN-20", "ORIGIN-21", "ORIGIN-22"},
 		Mistake: "answers each frame itself, one at a time, instead of running stage 01's loop: a slow tool holds up every other request, and log messages are lost, since no outlet is attached",
 		Edits: []Edit{
 			{File: originSocket,
@@ -249,14 +257,14 @@ func (p linePeer) Send(_ context.Context, msg *jsonrpc.Message) error {
 		},
 	},
 	{
-		Name: "socket-close-is-eof", Lesson: "04", Kills: []string{"ORIGIN-20"},
+		Name: "socket-close-is-eof", Lesson: "04", Kills: []string{"ORIGIN-21"},
 		Mistake: "reports a broken socket as the end of input and nothing more, so the loop waits for the connection's requests to finish, for nobody",
 		Edits: []Edit{{File: originFrames,
 			Old: "\t\t\tr.gone()\n\t\t\treturn 0, io.EOF\n",
 			New: "\t\t\treturn 0, io.EOF\n"}},
 	},
 	{
-		Name: "websockets-outlive-shutdown", Lesson: "04", Kills: []string{"ORIGIN-21"},
+		Name: "websockets-outlive-shutdown", Lesson: "04", Kills: []string{"ORIGIN-22"},
 		Mistake: "leaves the WebSockets to http.Server.Shutdown, which does not track hijacked connections: they die with the process, without a close frame",
 		Edits: []Edit{{File: originHandler,
 			Old: "\th.mcp.CloseStreams()\n\th.sockets.closeAll()\n",
@@ -265,17 +273,10 @@ func (p linePeer) Send(_ context.Context, msg *jsonrpc.Message) error {
 
 	// Step 6: secure defaults.
 	{
-		Name: "binds-anywhere", Lesson: "04", Kills: []string{"ORIGIN-22"},
+		Name: "binds-anywhere", Lesson: "04", Kills: []string{"ORIGIN-23"},
 		Mistake: "listens on every interface when told to, with the loopback default allowlist, so the whole network can reach a server that trusts only local pages",
 		Edits: []Edit{{File: originHost,
 			Old: "\tif !allowlisted {\n",
 			New: "\tif false {\n"}},
-	},
-	{
-		Name: "bad-patterns-skipped", Lesson: "04", Kills: []string{"ORIGIN-23"},
-		Mistake: "skips an -allow-origin pattern it cannot parse, so a typo silently changes what is allowed",
-		Edits: []Edit{{File: originAllowlist,
-			Old: "\t\tif err != nil {\n\t\t\treturn nil, err\n\t\t}\n\t\ta.patterns = append(a.patterns, p)",
-			New: "\t\tif err != nil {\n\t\t\tcontinue // not a pattern: skip it\n\t\t}\n\t\ta.patterns = append(a.patterns, p)"}},
 	},
 }
