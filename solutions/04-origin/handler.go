@@ -30,10 +30,10 @@ import (
 	"mcpcourse/internal/mcp"
 )
 
-// codeForbidden is the JSON-RPC error code in the body of a 403: a server
-// error (JSON-RPC 2.0 keeps -32000 to -32099 for them), as stage 02's other
-// HTTP errors.
-const codeForbidden = -32000
+// codeServerError is the JSON-RPC error code in the bodies of this stage's
+// HTTP errors, 403 among them: a server error (JSON-RPC 2.0 keeps -32000 to
+// -32099 for them), as in stage 02's.
+const codeServerError = -32000
 
 // Options configures a Handler.
 type Options struct {
@@ -91,7 +91,8 @@ func NewHandler(server *mcp.Server, opts Options) (*Handler, error) {
 				forbidden(w, "Origin %q may not open a WebSocket to this server", r.Header.Get("Origin"))
 				return
 			}
-			httpjson.Error(w, status, codeForbidden, "%v", reason)
+			w.Header().Set("Sec-Websocket-Version", "13") // what gorilla's own answer says
+			httpjson.Error(w, status, codeServerError, "%v", reason)
 		},
 	}
 	return h, nil
@@ -132,7 +133,7 @@ func (h *Handler) originAllowed(r *http.Request) bool {
 // forbidden answers 403 with a JSON-RPC error body, as the spec allows for
 // an invalid Origin.
 func forbidden(w http.ResponseWriter, format string, args ...any) {
-	httpjson.Error(w, http.StatusForbidden, codeForbidden, "%s", fmt.Sprintf(format, args...))
+	httpjson.Error(w, http.StatusForbidden, codeServerError, "%s", fmt.Sprintf(format, args...))
 }
 
 // CloseStreams ends the GET streams and the WebSockets, and refuses new
