@@ -70,6 +70,10 @@ func publishDebugVars(mux *http.ServeMux) {
 // "listening on http://ADDR/mcp (mode)" to the standard logger. With
 // -debug, mux serves /debug/vars too.
 func (f Flags) Run(ln net.Listener, mux *http.ServeMux, mode string, streams Streams) error {
+	// Catch the signals before saying where the server listens: a client
+	// that reads that line may stop the server at once.
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
+	defer stop()
 	if f.Debug {
 		publishDebugVars(mux)
 	}
@@ -85,8 +89,6 @@ func (f Flags) Run(ln net.Listener, mux *http.ServeMux, mode string, streams Str
 
 	stopped := make(chan error, 1)
 	go func() { stopped <- srv.Serve(ln) }()
-	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
-	defer stop()
 	select {
 	case err := <-stopped:
 		return err
