@@ -726,9 +726,7 @@ func checkWebSocketLoop(t *check.T) {
 
 func checkWebSocketLeaks(t *check.T) {
 	h := startOrigin(t, "-debug")
-	base := h.VarInt("goroutines")
-	baseFiles, haveProc := h.OpenFiles()
-	t.Wire.Event("baseline: %d goroutines, %d open files", base, baseFiles)
+	base := takeBaseline(t, h)
 	var sockets []*wire.WS
 	for i := 0; i < 8; i++ {
 		ws := dialWS(t, h, nil, fmt.Sprintf("socket %d", i+1))
@@ -741,19 +739,7 @@ func checkWebSocketLeaks(t *check.T) {
 		ws.Drop()
 	}
 	t.Wire.Event("dropped 8 sockets, each with a 10 s countdown running; waiting up to 2 s for the server to free them")
-	var goroutines int64
-	var files int
-	if !settle(t, 2*time.Second, func() bool {
-		goroutines = h.VarInt("goroutines")
-		files, _ = h.OpenFiles()
-		return goroutines <= base+3 && (!haveProc || files <= baseFiles+3)
-	}) {
-		what := fmt.Sprintf("2 s after 8 clients dropped their sockets, the server still has %d goroutines (%d before)", goroutines, base)
-		if haveProc {
-			what += fmt.Sprintf(" and %d open files (%d before)", files, baseFiles)
-		}
-		t.Fail(check.Failure{What: what, Want: "each socket's requests cancelled, and its goroutines and connection freed, once its client is gone"})
-	}
+	base.expectFreed(t, h, "8 clients dropped their sockets", "each socket's requests cancelled, and its goroutines and connection freed, once its client is gone")
 }
 
 func checkWebSocketShutdown(t *check.T) {
