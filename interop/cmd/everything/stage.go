@@ -1,0 +1,19 @@
+package main
+
+import (
+	"net/http"
+
+	"mcpcourse/internal/mcp"
+
+	// The newest stage's reference transport: the one line to change when
+	// a stage lands. The interop tests rewrite this import to serve the
+	// fixtures with a learner's own stage (INTEROP_TARGET=.).
+	stage "mcpcourse/solutions/02-streamable-http"
+)
+
+// newHandler serves server at one MCP endpoint with the stage's transport,
+// and returns the function that ends its sessions.
+func newHandler(server *mcp.Server, stateless bool) (http.Handler, func()) {
+	h := stage.NewHandler(server, stage.Options{Stateless: stateless})
+	return h, h.Close
+}
