@@ -14,6 +14,11 @@ import (
 // newHandler serves server at one MCP endpoint with the stage's transport,
 // and returns the function that ends its sessions.
 func newHandler(server *mcp.Server, stateless bool) (http.Handler, func()) {
-	h := stage.NewHandler(server, stage.Options{Stateless: stateless})
+	// Set through the field, not a composite literal, so that this compiles
+	// whether Stateless is a field of the stage's Options or one promoted
+	// from an embedded stage 02 Options.
+	var opts stage.Options
+	opts.Stateless = stateless
+	h := stage.NewHandler(server, opts)
 	return h, h.Close
 }
