@@ -97,12 +97,14 @@ func startHTTPServer(t *testing.T, bin string, stateless bool, extraArgs ...stri
 		t.Fatalf("the server did not say it was listening within %v", listenTimeout)
 	}
 
-	// "notes-server: listening on http://127.0.0.1:PORT/mcp (stateful)"
+	// "notes-server: listening on http://127.0.0.1:PORT/mcp (stateful)", and
+	// later stages say more in the parentheses: "(stateful, resumable streams)".
 	_, rest, _ := strings.Cut(strings.TrimSpace(line), "listening on ")
-	endpoint, gotMode, _ := strings.Cut(rest, " ")
+	endpoint, about, _ := strings.Cut(rest, " ")
 	require.True(t, strings.HasPrefix(endpoint, "http://127.0.0.1:") && strings.HasSuffix(endpoint, "/mcp"),
 		"unexpected listening line: %q", line)
-	require.Equal(t, "("+mode+")", gotMode, "the server reports the wrong mode: %q", line)
+	gotMode, _, _ := strings.Cut(strings.Trim(about, "()"), ",")
+	require.Equal(t, mode, gotMode, "the server reports the wrong mode: %q", line)
 	return endpoint
 }
 

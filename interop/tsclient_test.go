@@ -428,6 +428,8 @@ func testTSResume(t *testing.T, s stage) {
 	for _, h := range r.HTTP {
 		if h.Method == http.MethodGet && h.LastEventID != "" {
 			resumes++
+			t.Logf("the proxy cut the stream after %d progress events; the client resumed at t=%dms with Last-Event-ID %s",
+				cutAfter, h.T, h.LastEventID)
 			assert.Equal(t, http.StatusOK, h.Status, "the resuming GET (Last-Event-ID %s)", h.LastEventID)
 			assert.Equal(t, "text/event-stream", h.ContentType, "the resuming GET")
 		}

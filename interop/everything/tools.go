@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"mcpcourse/internal/mcp"
@@ -156,6 +157,32 @@ func tools() []*mcp.Tool {
 						]}}
 					}
 				}`))
+			},
+		},
+		{
+			// Not one of the suite's: the interop tests' own, so that the
+			// third request a server sends its client is covered too.
+			Name:        "test_list_roots",
+			Description: "Asks the client for its roots (roots/list) and lists their URIs.",
+			InputSchema: noArgs,
+			Run: func(ctx context.Context, req *mcp.Request, _ json.RawMessage) (*mcp.ToolResult, error) {
+				raw, err := call(ctx, req, "roots/list", nil)
+				if err != nil {
+					return nil, err
+				}
+				var res struct {
+					Roots []struct {
+						URI string `json:"uri"`
+					} `json:"roots"`
+				}
+				if err := json.Unmarshal(raw, &res); err != nil {
+					return nil, fmt.Errorf("reading the roots/list result: %w", err)
+				}
+				var uris []string
+				for _, r := range res.Roots {
+					uris = append(uris, r.URI)
+				}
+				return mcp.Text("Roots: " + strings.Join(uris, ", ")), nil
 			},
 		},
 		{
