@@ -318,16 +318,16 @@ func checkTSProgress(t *testing.T, r *tsReport, n int) {
 func checkTSHTTP(t *testing.T, s stage, r *tsReport, stateless bool) {
 	t.Helper()
 	require.NotEmpty(t, r.HTTP)
-	sessionID := ""
+	// The session id the server issued on initialize, as the client sent it
+	// back; none in stateless mode.
+	var sessionID string
 	if !stateless {
-		sessionID = r.HTTP[0].SessionID // empty on initialize; set below
-		for _, h := range r.HTTP {
-			if h.SessionID != "" {
-				sessionID = h.SessionID
-				break
-			}
+		var connect struct {
+			SessionID string `json:"sessionId"`
 		}
-		require.NotEmpty(t, sessionID, "no request carried the session id")
+		require.NoError(t, json.Unmarshal(r.step(t, "connect"), &connect))
+		sessionID = connect.SessionID
+		require.NotEmpty(t, sessionID, "a stateful server issues a session id")
 	}
 	var gets, deletes int
 	for _, h := range r.HTTP {
