@@ -21,7 +21,11 @@ import (
 func TestGoSDKClientServerRequests(t *testing.T) {
 	stageDir, err := everythingStage()
 	require.NoError(t, err)
-	s := stageByDir(t, stageDir)
+	t.Run(stageDir, func(t *testing.T) { testGoSDKClientServerRequests(t, stageByDir(t, stageDir)) })
+}
+
+func testGoSDKClientServerRequests(t *testing.T, s stage) {
+	stageDir := s.dir
 	s.require(t)
 	if !s.resumable {
 		// The baseline of that stage lists the same for the conformance

@@ -34,20 +34,21 @@ const inspectorTimeout = 30 * time.Second
 // CLIs, against every stage's reference: stdio, and Streamable HTTP
 // stateful and stateless.
 func TestInspectorCLI(t *testing.T) {
-	for _, in := range inspectors {
-		t.Run(in.name, func(t *testing.T) {
-			eachStage(t, stdioStages, func(t *testing.T, s stage) {
-				checkInspector(t, in, buildServer(t, s.pkg()))
-			})
-			eachStage(t, httpStages, func(t *testing.T, s stage) {
+	eachStage(t, allStages, func(t *testing.T, s stage) {
+		for _, in := range inspectors {
+			t.Run(in.name, func(t *testing.T) {
+				if !s.http {
+					checkInspector(t, in, buildServer(t, s.pkg()))
+					return
+				}
 				for _, m := range modes {
 					t.Run(m.name, func(t *testing.T) {
 						checkInspector(t, in, startStage(t, s, m.stateless), "--transport", "http")
 					})
 				}
 			})
-		})
-	}
+		}
+	})
 }
 
 // checkInspector lists the tools of the server at target (a command or a

@@ -60,7 +60,10 @@ func (s stage) require(t *testing.T) {
 }
 
 // eachStage runs test as a subtest, named after the stage folder, for
-// every stage that keep accepts.
+// every stage that keep accepts. Every interop test names its first level
+// of subtests after the stage folder, so that -run '/02-streamable-http'
+// runs every client against one stage (the course command's "clients"
+// does that).
 func eachStage(t *testing.T, keep func(stage) bool, test func(t *testing.T, s stage)) {
 	for _, s := range stages {
 		if !keep(s) {
