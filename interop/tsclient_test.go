@@ -157,8 +157,10 @@ func runTSClient(t *testing.T, cfg tsConfig) *tsReport {
 	return &r
 }
 
-// TestTSClient drives every stage's reference with the official TypeScript
-// SDK client: stdio, and Streamable HTTP stateful and stateless.
+// TestTSClient drives every stage's server with the official TypeScript
+// SDK client: a whole session over stdio, and over Streamable HTTP stateful
+// and stateless; on HTTP, what the client does after an error on an SSE
+// stream; from stage 03 on, its resumption of a stream cut mid-way.
 func TestTSClient(t *testing.T) {
 	eachStage(t, allStages, func(t *testing.T, s stage) {
 		if !s.http {
