@@ -27,8 +27,8 @@ import (
 //     against each HTTP stage's own notes server.
 //   - TestConformanceSuite runs the whole server suite of the revision the
 //     course teaches against the fixtures of package everything, served by
-//     the newest stage's transport (cmd/everything/stage.go), and judges
-//     the outcome against an expected-failures baseline.
+//     each HTTP stage's transport, and judges the outcome against that
+//     stage's expected-failures baseline.
 //
 // How a WARNING counts: as a failure. The suite's own baseline logic does
 // the same (a check fails when its status is FAILURE or WARNING), so a
@@ -88,22 +88,17 @@ func TestConformanceNotesServer(t *testing.T) {
 }
 
 // TestConformanceSuite runs every server scenario of specVersion, pending
-// ones included (--suite all), against the everything server, with the
-// baseline of the stage that serves it.
+// ones included (--suite all), against the everything server on each HTTP
+// stage's transport, with that stage's baseline.
 func TestConformanceSuite(t *testing.T) {
-	stageDir, err := everythingStage()
-	require.NoError(t, err)
-	// The subtest is named after the stage, like every interop test's, so
-	// that -run '/03-sse-resume' picks everything a stage takes part in.
-	t.Run(stageDir, func(t *testing.T) { testConformanceSuite(t, stageByDir(t, stageDir)) })
+	eachStage(t, httpStages, testConformanceSuite)
 }
 
 func testConformanceSuite(t *testing.T, s stage) {
 	stageDir := s.dir
-	s.require(t)
 	baseline, err := filepath.Abs(filepath.Join("conformance", "expected-failures-"+stageDir+".yml"))
 	require.NoError(t, err)
-	require.FileExists(t, baseline, "cmd/everything serves the fixtures with %s, so the baseline for that stage must exist", stageDir)
+	require.FileExists(t, baseline, "every HTTP stage needs a baseline of what the suite is expected to fail on its transport, with a reason each")
 
 	endpoint := startHTTPServer(t, buildEverything(t, stageDir), false)
 	out := t.TempDir()
@@ -233,20 +228,27 @@ func everythingStage() (string, error) {
 	return string(m[1]), nil
 }
 
-func stageByDir(t *testing.T, dir string) stage {
-	t.Helper()
+// TestEverythingServesNewestStage keeps cmd/everything, the server people
+// point the suite at by hand, on the newest HTTP stage of the reference: the
+// one import line to change when a stage lands.
+func TestEverythingServesNewestStage(t *testing.T) {
+	got, err := everythingStage()
+	require.NoError(t, err)
+	root, err := repoRoot()
+	require.NoError(t, err)
+	newest := ""
 	for _, s := range stages {
-		if s.dir == dir {
-			return s
+		if _, err := os.Stat(filepath.Join(root, "solutions", s.dir)); err == nil && s.http {
+			newest = s.dir
 		}
 	}
-	t.Fatalf("%s imports stage %s, which is not in the stage list", everythingStageFile, dir)
-	return stage{}
+	assert.Equal(t, newest, got, "%s should import the newest reference stage", everythingStageFile)
 }
 
-// buildEverything builds cmd/everything. For a target other than the
-// reference, an overlay makes stage.go import the target's stage instead,
-// so that the fixtures run on that transport.
+// buildEverything builds cmd/everything with the transport of stage
+// stageDir in the target folder. cmd/everything/stage.go imports the newest
+// reference stage; for any other stage or target, a build overlay rewrites
+// that import, so that the fixtures run on every stage's transport.
 func buildEverything(t *testing.T, stageDir string) string {
 	t.Helper()
 	return buildOnce(t, "everything-"+strings.ReplaceAll(path.Join(target(), stageDir), "/", "-"), func(out string) error {
@@ -254,15 +256,15 @@ func buildEverything(t *testing.T, stageDir string) string {
 		if err != nil {
 			return err
 		}
+		file := filepath.Join(dir, filepath.FromSlash(everythingStageFile))
+		src, err := os.ReadFile(file)
+		if err != nil {
+			return err
+		}
+		want := everythingImport.ReplaceAll(src, []byte(`stage "mcpcourse/`+path.Join(target(), stageDir)+`"`))
 		overlay := ""
-		if target() != "solutions" {
-			file := filepath.Join(dir, filepath.FromSlash(everythingStageFile))
-			src, err := os.ReadFile(file)
-			if err != nil {
-				return err
-			}
-			src = everythingImport.ReplaceAll(src, []byte(`stage "mcpcourse/`+path.Join(target(), stageDir)+`"`))
-			if overlay, err = writeOverlay(file, src); err != nil {
+		if !bytes.Equal(want, src) {
+			if overlay, err = writeOverlay(file, want); err != nil {
 				return err
 			}
 		}

@@ -6,9 +6,10 @@ import (
 	"mcpcourse/internal/mcp"
 
 	// The newest stage's reference transport: the one line to change when
-	// a stage lands. The interop tests rewrite this import to serve the
-	// fixtures with a learner's own stage (INTEROP_TARGET=.).
-	stage "mcpcourse/solutions/02-streamable-http"
+	// a stage lands (TestEverythingServesNewestStage checks it). The interop
+	// tests rewrite this import with a build overlay to serve the fixtures
+	// with every other stage, and with a learner's own (INTEROP_TARGET=.).
+	stage "mcpcourse/solutions/03-sse-resume"
 )
 
 // newHandler serves server at one MCP endpoint with the stage's transport,
