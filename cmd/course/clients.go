@@ -6,15 +6,19 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 
 	"mcpcourse/grader"
 )
 
 // clientTests picks, per lesson, the interop tests that drive that lesson's
-// server with real clients (go test -run patterns; see interop/).
+// server with real clients (go test -run patterns; see interop/README.md).
+// Every interop test names its first level of subtests after the stage
+// folder, so one pattern per stage picks them all.
 var clientTests = map[string]string{
-	"01": "Stdio",
-	"02": "StreamableHTTP|Conformance",
+	"01": "/01-stdio",
+	"02": "/02-streamable-http",
+	"03": "/03-sse-resume",
 }
 
 // browserTests picks, per lesson, the grader's real-browser tests (go test
@@ -54,8 +58,15 @@ func (a *app) clients(args []string) error {
 		return fmt.Errorf("the interop tests of this checkout always test the reference (they do not read %s yet), "+
 			"so they cannot drive your server; update the course, or run them on the reference: cd interop && go test ./...", interopTargetVar)
 	}
-	if _, err := os.Stat(filepath.Join(dir, "conformance", "node_modules")); err != nil && l.Number != "01" {
-		fmt.Fprintln(a.stdout, "Note: the MCP conformance suite is not installed, so its tests will be skipped. Install it (and the Node it runs on) with:\n  npm ci --prefix interop/conformance")
+	var missing []string
+	for _, folder := range []string{"conformance", "tsclient", "inspector-v1", "inspector-v2"} {
+		if _, err := os.Stat(filepath.Join(dir, folder, "node_modules")); err != nil {
+			missing = append(missing, folder)
+		}
+	}
+	if len(missing) > 0 {
+		fmt.Fprintf(a.stdout, "Note: the npm clients in interop/ (%s) are not installed, so their tests will be skipped. Install them (and the Node they run on) with:\n"+
+			"  for d in %s; do npm ci --prefix interop/$d; done\n", strings.Join(missing, ", "), strings.Join(missing, " "))
 	}
 	fmt.Fprintf(a.stdout, "Real MCP clients against your %s/ (the interop tests, with %s=.):\n", l.Stage, interopTargetVar)
 	cmd := exec.Command("go", "test", "-count=1", "-v", "-run", pattern, "./...")
