@@ -43,7 +43,7 @@ type Lesson struct {
 }
 
 // Lessons returns every lesson, in course order.
-func Lessons() []*Lesson { return []*Lesson{Lesson01, Lesson02, Lesson03} }
+func Lessons() []*Lesson { return []*Lesson{Lesson01, Lesson02, Lesson03, Lesson04} }
 
 // LessonByNumber returns the lesson numbered n ("01"), or nil.
 func LessonByNumber(n string) *Lesson {

@@ -37,6 +37,9 @@ func TestLesson02(t *testing.T) { gradeLesson(t, grader.Lesson02) }
 // TestLesson03 grades stage 03, SSE streams and resumption: go test ./grader -run Lesson03
 func TestLesson03(t *testing.T) { gradeLesson(t, grader.Lesson03) }
 
+// TestLesson04 grades stage 04, Origin checks, CORS and WebSocket: go test ./grader -run Lesson04
+func TestLesson04(t *testing.T) { gradeLesson(t, grader.Lesson04) }
+
 // gradeLesson builds the lesson's server and runs each check as a parallel
 // subtest named after it, so one check can be run alone:
 //

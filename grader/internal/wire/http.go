@@ -143,6 +143,7 @@ func (h *HTTP) Do(req Req) *Response {
 		h.t.Failf("building the request: %v", err)
 	}
 	hr.Header = req.Header.Clone()
+	hr.Host = req.Header.Get("Host") // Go sends r.Host, never a Host in Header; "" keeps the URL's
 	if req.Body == "" {
 		hr.Body = http.NoBody
 	}
@@ -363,7 +364,14 @@ func (h *HTTP) repro() string {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	var b strings.Builder
-	fmt.Fprintf(&b, "go run %s -addr 127.0.0.1:8080 %s &\n", h.t.Target.Package, strings.Join(h.args, " "))
+	var args []string
+	for _, a := range h.args {
+		if strings.ContainsAny(a, "*?[]{}$&;|<>()'\" ") {
+			a = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'" // for the shell: -allow-origin 'https://*.example.com'
+		}
+		args = append(args, a)
+	}
+	fmt.Fprintf(&b, "go run %s -addr 127.0.0.1:8080 %s &\n", h.t.Target.Package, strings.Join(args, " "))
 	vars := map[string]string{} // session id → shell variable
 	skipped := 0
 	for i, r := range h.requests {

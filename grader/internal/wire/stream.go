@@ -63,6 +63,7 @@ func (h *HTTP) Open(req Req) *Stream {
 		h.t.Failf("building the request: %v", err)
 	}
 	hr.Header = req.Header.Clone()
+	hr.Host = req.Header.Get("Host") // Go sends r.Host, never a Host in Header; "" keeps the URL's
 	if req.Body == "" {
 		hr.Body = http.NoBody
 	}
