@@ -34,6 +34,9 @@ var Lesson01 = &Lesson{
 	Stage:  "01-stdio",
 	Title:  "stdio: newline-delimited JSON-RPC",
 	Guide:  "lessons/01-stdio.md",
+	// A server that answers nothing, or fails initialize, fails every
+	// check; STDIO-01 is the one that tells why.
+	Causes: map[string]string{wire.CauseStart: "STDIO-01", wire.CauseInitialize: "STDIO-01"},
 	Checks: []*check.Check{
 		// Step 1: read a line, answer it, write a line.
 		{

@@ -36,6 +36,11 @@ var Lesson02 = &Lesson{
 	Stage:  "02-streamable-http",
 	Title:  "Streamable HTTP: one endpoint, sessions, stateless mode",
 	Guide:  "lessons/02-streamable-http.md",
+	// A server that does not start, answers 501 or fails initialize fails
+	// nearly every check, and one that issues no session id fails every
+	// check that needs a session: HTTP-01 and HTTP-09 tell why.
+	Causes: map[string]string{wire.CauseStart: "HTTP-01", wire.CauseUnimplemented: "HTTP-01",
+		wire.CauseInitialize: "HTTP-01", wire.CauseSession: "HTTP-09"},
 	Checks: []*check.Check{
 		// Step 1: one endpoint that takes POSTs.
 		{
