@@ -316,6 +316,20 @@ func (s *Stdio) Quiet(window time.Duration, what string) {
 	}
 }
 
+// QuietAll is Quiet for every line, JSON or not: for the moments when the
+// target must write nothing at all.
+func (s *Stdio) QuietAll(window time.Duration, what string) {
+	timer := time.NewTimer(window)
+	defer timer.Stop()
+	for {
+		l, ok := s.next(timer.C)
+		if !ok {
+			return
+		}
+		s.t.Fail(check.Failure{What: fmt.Sprintf("%s arrived", what), Got: check.Quote(l.Text), Want: "nothing"})
+	}
+}
+
 // All returns every line received so far (up to a cap), in order.
 func (s *Stdio) All() []Line { return s.all }
 
