@@ -156,7 +156,7 @@ func Prepare(ctx context.Context, l *Lesson, o Options) (check.Target, error) {
 
 // parallel is how many checks RunAll runs at once. Checks spend most of
 // their time waiting on the target, so more than one per CPU is fine.
-const parallel = 8
+const parallel = 16
 
 // RunAll runs every check of l against target, several at a time, and
 // returns the results in the lesson's order.

@@ -540,7 +540,7 @@ func checkProgress(t *check.T) {
 	s := wire.StartStdio(t)
 	s.Initialize(rev)
 	// A countdown slow enough to see its notifications arrive while it runs.
-	const steps, interval = 3, 250 * time.Millisecond
+	const steps, interval = 3, 300 * time.Millisecond
 	for _, token := range []any{"p-grader", 7} {
 		tokenJSON, _ := json.Marshal(token)
 		id, ms := `"with-token"`, interval.Milliseconds()
@@ -564,7 +564,7 @@ func checkProgress(t *check.T) {
 				Want: `three {"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":` + string(tokenJSON) + `,"progress":1,...}} lines, then the response`})
 		}
 		respAt := line.At
-		if ms == interval.Milliseconds() && respAt.Sub(first) < interval {
+		if ms == interval.Milliseconds() && respAt.Sub(first) < interval/2 {
 			t.Fail(check.Failure{What: fmt.Sprintf("the first progress notification reached stdout only %v before the response, although the countdown ran %v after it: "+
 				"notifications wait somewhere until the response is written", respAt.Sub(first).Round(time.Millisecond), time.Duration(steps-1)*interval),
 				Got: check.Quote(string(resp.Raw)), Want: fmt.Sprintf("a progress notification every %v, each written as it happens", interval)})

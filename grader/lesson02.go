@@ -218,7 +218,7 @@ var Lesson02 = &Lesson{
 			Title: "a session in use never expires: steady requests, or one request longer than the timeout, keep it alive",
 			Spec: check.Spec{Rev: rev, Section: "basic/transports › Streamable HTTP › Session Management",
 				Quote: "The server MAY terminate the session at any time, after which it MUST respond to requests containing that session ID with HTTP 404 Not Found"},
-			Course: "Expiry is for sessions nobody uses. The course requires a session to live while requests keep coming (the grader pings every 250 ms, " +
+			Course: "Expiry is for sessions nobody uses. The course requires a session to live while requests keep coming (the grader pings every 200 ms, " +
 				"with -session-timeout 1s) and while a request runs longer than the timeout, and to start its idle time again when that request ends.",
 			Hint: "Refresh lastUsed whenever a request of the session ends (in the release function acquire returns), and never expire a session with a request " +
 				"running (active > 0), neither in acquire nor in the sweep.",
@@ -800,13 +800,13 @@ func checkHTTPSessionExpiry(t *check.T) {
 func checkHTTPSessionInUse(t *check.T) {
 	h := wire.StartHTTP(t, "-session-timeout", "1s")
 	t.Parallel(func() {
-		// Steady use: a ping every 250 ms for 1.5 s, with a 1 s timeout.
+		// Steady use: a ping every 200 ms for 1.6 s, with a 1 s timeout.
 		session, _ := h.Initialize(rev)
-		for i := 0; i < 6; i++ {
-			pause(t, 250*time.Millisecond)
-			resp := h.Post(session, rev, wire.Request(fmt.Sprint(10+i), "ping", nil), "ping in a session used every 250 ms")
+		for i := 0; i < 8; i++ {
+			pause(t, 200*time.Millisecond)
+			resp := h.Post(session, rev, wire.Request(fmt.Sprint(10+i), "ping", nil), "ping in a session used every 200 ms")
 			if resp.Status != http.StatusOK {
-				t.Fail(check.Failure{What: fmt.Sprintf("a session used every 250 ms, with -session-timeout 1s, expired after %v", time.Duration(i+1)*250*time.Millisecond),
+				t.Fail(check.Failure{What: fmt.Sprintf("a session used every 250 ms, with -session-timeout 1s, expired after %v", time.Duration(i+1)*200*time.Millisecond),
 					Got: resp.Summary(), Want: "HTTP 200 for as long as the session is in use: each request starts its idle time again"})
 			}
 		}
@@ -967,7 +967,7 @@ func checkHTTPProgress(t *check.T) {
 	h := wire.StartHTTP(t)
 	session, _ := h.Initialize(rev)
 	// A countdown slow enough to see its events arrive while it runs.
-	const steps, interval = 3, 250 * time.Millisecond
+	const steps, interval = 3, 300 * time.Millisecond
 	token := "p-grader"
 	stream := h.Open(wire.Req{Method: http.MethodPost, Header: wire.Headers(session, rev), Purpose: "countdown with a progress token",
 		Body: wire.Request(`2`, "tools/call", wire.ToolCall("countdown", map[string]any{"from": steps, "interval_ms": interval.Milliseconds()}, token))})
@@ -993,7 +993,7 @@ func checkHTTPProgress(t *check.T) {
 		t.Fail(check.Failure{What: fmt.Sprintf("the stream held %d progress notifications before the response", len(progress)),
 			Got: check.Quote(string(resp.Raw)), Want: "3 notifications/progress events, then the response with id 2"})
 	}
-	if last.At.Sub(first) < interval {
+	if last.At.Sub(first) < interval/2 {
 		t.Fail(check.Failure{What: fmt.Sprintf("the first progress event arrived only %v before the response, although the countdown ran %v after it: "+
 			"the events waited in a buffer until the end", last.At.Sub(first).Round(time.Millisecond), time.Duration(steps-1)*interval),
 			Want: fmt.Sprintf("an event every %v, each flushed as it is written", interval)})
@@ -1050,41 +1050,40 @@ func checkHTTPDisconnectIsNotCancel(t *check.T) {
 	h := wire.StartHTTP(t)
 	session, _ := h.Initialize(rev)
 	countdown := func(id string, token any) string {
-		return wire.Request(id, "tools/call", wire.ToolCall("countdown", map[string]any{"from": 6, "interval_ms": 100}, token))
+		return wire.Request(id, "tools/call", wire.ToolCall("countdown", map[string]any{"from": 8, "interval_ms": 100}, token))
 	}
-	// One answered as JSON: hang up while it runs.
-	h.Abandon(wire.Req{Header: wire.Headers(session, rev), Body: countdown(`21`, nil), Purpose: "a 0.6 s countdown, answered as JSON"}, 200*time.Millisecond)
+	// One answered as JSON: hang up while it runs. (Had the request not
+	// reached the server by then, on a loaded machine, the history shows no
+	// entry for it, and there is nothing to judge.)
+	h.Abandon(wire.Req{Header: wire.Headers(session, rev), Body: countdown(`21`, nil), Purpose: "a 0.8 s countdown, answered as JSON"}, 300*time.Millisecond)
 	// One answered as a stream: hang up after its first event.
-	stream := h.Open(wire.Req{Method: http.MethodPost, Header: wire.Headers(session, rev), Body: countdown(`22`, "d"), Purpose: "a 0.6 s countdown with a progress token"})
-	streamed := false
-	if e, err := stream.NextWithin(time.Second); err == nil && stream.ContentType == "text/event-stream" {
-		if m, _ := wire.Parse([]byte(e.Data)); m != nil && !m.IsResponse() {
-			streamed = true // the countdown runs on; whether it streams is HTTP-22's business
-		}
+	stream := h.Open(wire.Req{Method: http.MethodPost, Header: wire.Headers(session, rev), Body: countdown(`22`, "d"), Purpose: "a 0.8 s countdown with a progress token"})
+	if stream.ContentType != "text/event-stream" {
+		t.Fail(check.Failure{What: "a countdown with a progress token was not answered as an SSE stream, so the grader could not hang up on it while it ran",
+			Got: "Content-Type: " + stream.Header.Get("Content-Type"), Want: "Content-Type: text/event-stream (step 5)"})
 	}
+	stream.Next(time.Second, "first progress event of the countdown")
 	stream.HangUp()
 
-	want := []string{"countdown (id 21)"}
-	if streamed {
-		want = append(want, "countdown (id 22)")
-	}
-	// Both countdowns end 0.6 s after they start; the history tool says how.
+	want := []string{"countdown (id 22)"}
+	// Both countdowns end 0.8 s after they start; the history tool says how.
 	var history string
-	asked := 0
-	deadline := time.Now().Add(2 * time.Second)
-	for {
+	deadline := time.Now().Add(2500 * time.Millisecond)
+	for asked := 1; ; asked++ {
 		pause(t, 300*time.Millisecond)
-		asked++
 		history = callTool(t, h, session, fmt.Sprintf(`"history-%d"`, asked), "history", nil)
 		ended := 0
-		for _, w := range want {
+		for _, w := range append(want, "countdown (id 21)") {
 			if strings.Contains(history, w+": ") {
 				ended++
 			}
 		}
-		if ended == len(want) || time.Now().After(deadline) {
+		if ended == len(want)+1 || time.Now().After(deadline) {
 			break
 		}
+	}
+	if strings.Contains(history, "countdown (id 21): ") {
+		want = append(want, "countdown (id 21)")
 	}
 	for _, w := range want {
 		if !strings.Contains(history, w+": finished") {
@@ -1153,18 +1152,17 @@ func checkHTTPBodyReadBounded(t *check.T) {
 	h := wire.StartHTTP(t)
 	session, _ := h.Initialize(rev)
 	body := &endlessBody{prefix: wire.Request(`2`, "tools/call", wire.ToolCall("echo", map[string]any{"text": "@"}, nil)), size: 48 << 20}
-	stream := h.Open(wire.Req{Method: http.MethodPost, Header: wire.Headers(session, rev), BodyReader: body, Within: wire.T2,
+	resp := h.SendStreaming(wire.Req{Header: wire.Headers(session, rev), BodyReader: body, Within: wire.T2,
 		Purpose: "echo with 48 MiB of text, chunked, without Content-Length"})
 	taken := body.Taken()
-	t.Wire.Event("the answer began once the server had taken %d MiB of the body", taken>>20)
-	if stream.Status != http.StatusRequestEntityTooLarge {
-		t.Fail(check.Failure{What: fmt.Sprintf("a 48 MiB chunked body got HTTP %d", stream.Status), Want: "HTTP 413 Content Too Large"})
+	t.Wire.Event("the answer came once the server had taken %d MiB of the body", taken>>20)
+	if resp.Status != http.StatusRequestEntityTooLarge {
+		t.Fail(check.Failure{What: fmt.Sprintf("a 48 MiB chunked body got HTTP %d", resp.Status), Got: resp.Summary(), Want: "HTTP 413 Content Too Large"})
 	}
 	if taken > 24<<20 {
 		t.Fail(check.Failure{What: fmt.Sprintf("the server took %d MiB of a 48 MiB body before it answered 413: it read the body whole, then looked at its size", taken>>20),
 			Want: "the answer after about 4 MiB (plus what the network buffers hold), read through http.MaxBytesReader"})
 	}
-	stream.End(wire.T1)
 }
 
 // endlessBody is a JSON-RPC request whose one string value goes on for size

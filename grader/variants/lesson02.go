@@ -279,7 +279,7 @@ var sessionCounter int`},
 
 	// Step 5: progress and cancellation.
 	{
-		Name: "no-progress-stream", Lesson: "02", Kills: []string{"HTTP-22"},
+		Name: "no-progress-stream", Lesson: "02", Kills: []string{"HTTP-22", "HTTP-30"},
 		Mistake: "always answers with plain JSON, so progress notifications have nowhere to go",
 		Edits: []Edit{{File: httpPost,
 			Old: `	if !wantsProgress(msg) {`,

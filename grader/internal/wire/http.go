@@ -1,13 +1,17 @@
 package wire
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
+	"net/url"
+	"os"
 	"regexp"
 	"sort"
 	"strings"
@@ -462,4 +466,94 @@ func (h *HTTP) repro() string {
 
 func shellQuote(flag, s string) string {
 	return flag + " '" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// SendStreaming sends req with its BodyReader as a chunked body, over a
+// connection of its own, and reads the answer while the body is still being
+// sent: the answer is returned as soon as it has arrived whole, even if the
+// server stopped reading the body long before (a client library may report
+// only the failed write then). The connection is closed on return, which
+// ends the sending. Every step has req.Within as its deadline.
+func (h *HTTP) SendStreaming(req Req) *Response {
+	if req.Method == "" {
+		req.Method = http.MethodPost
+	}
+	if req.Within == 0 {
+		req.Within = T1
+	}
+	h.record(req)
+	u, err := url.Parse(h.URL)
+	if err != nil {
+		h.t.Failf("the server's URL %q: %v", h.URL, err)
+	}
+	deadline := time.Now().Add(req.Within)
+	conn, err := net.DialTimeout("tcp", u.Host, req.Within)
+	if err != nil {
+		h.t.Fail(check.Failure{What: fmt.Sprintf("%s %s: %v", req.Method, purposeOf(req), err)})
+	}
+	defer conn.Close()
+	conn.SetDeadline(deadline)
+
+	var head strings.Builder
+	fmt.Fprintf(&head, "%s %s HTTP/1.1\r\nHost: %s\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n", req.Method, u.RequestURI(), u.Host)
+	req.Header.Write(&head)
+	head.WriteString("\r\n")
+	sent := make(chan error, 1)
+	go func() {
+		w := bufio.NewWriterSize(conn, 64<<10)
+		_, err := w.WriteString(head.String())
+		buf := make([]byte, 32<<10)
+		for err == nil {
+			n, rerr := req.BodyReader.Read(buf)
+			if n > 0 {
+				if _, err = fmt.Fprintf(w, "%x\r\n", n); err == nil {
+					if _, err = w.Write(buf[:n]); err == nil {
+						_, err = w.WriteString("\r\n")
+					}
+				}
+			}
+			if rerr != nil {
+				if err == nil {
+					_, err = w.WriteString("0\r\n\r\n")
+				}
+				break
+			}
+		}
+		if err == nil {
+			err = w.Flush()
+		}
+		sent <- err
+	}()
+
+	resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
+	if err != nil {
+		what := fmt.Sprintf("%s %s: no answer: %v", req.Method, purposeOf(req), err)
+		if errors.Is(err, os.ErrDeadlineExceeded) {
+			what = fmt.Sprintf("%s %s: no answer within %v", req.Method, purposeOf(req), req.Within)
+		}
+		h.t.Fail(check.Failure{What: what})
+	}
+	defer resp.Body.Close()
+	h.t.Wire.Received(fmt.Sprintf("HTTP %d %s", resp.StatusCode, headerSummary(resp.Header)))
+	h.noteStatus(resp.StatusCode)
+	body, err := io.ReadAll(io.LimitReader(resp.Body, maxBody))
+	if len(body) > 0 {
+		h.t.Wire.Received(string(body))
+	}
+	if err != nil {
+		h.t.Fail(check.Failure{What: fmt.Sprintf("%s %s: the answer began (HTTP %d) but its body did not end: %v", req.Method, purposeOf(req), resp.StatusCode, err)})
+	}
+	select {
+	case err := <-sent:
+		if err != nil {
+			h.t.Wire.Event("the server stopped reading the body: %v", err)
+		}
+	default:
+		h.t.Wire.Event("the answer came while the body was still being sent")
+	}
+	out := &Response{Status: resp.StatusCode, Header: resp.Header, Body: body, ContentType: mediaType(resp.Header.Get("Content-Type"))}
+	if out.ContentType == "text/event-stream" {
+		out.Events = ParseSSE(body)
+	}
+	return out
 }
