@@ -801,7 +801,7 @@ func checkHTTPSessionInUse(t *check.T) {
 	h := wire.StartHTTP(t, "-session-timeout", "1s")
 	t.Parallel(func() {
 		// Steady use: a ping every 200 ms for 1.6 s, with a 1 s timeout.
-		session, _ := h.Initialize(rev)
+		session := initializeSession(t, h)
 		for i := 0; i < 8; i++ {
 			pause(t, 200*time.Millisecond)
 			resp := h.Post(session, rev, wire.Request(fmt.Sprint(10+i), "ping", nil), "ping in a session used every 200 ms")
@@ -812,7 +812,7 @@ func checkHTTPSessionInUse(t *check.T) {
 		}
 	}, func() {
 		// One request longer than the timeout, then a request right after.
-		session, _ := h.Initialize(rev)
+		session := initializeSession(t, h)
 		resp := h.Do(wire.Req{Header: wire.Headers(session, rev), Within: 4 * time.Second, Purpose: "a 1.5 s countdown, with -session-timeout 1s",
 			Body: wire.Request(`"long"`, "tools/call", wire.ToolCall("countdown", map[string]any{"from": 15, "interval_ms": 100}, nil))})
 		if m := resp.Find(`"long"`); m == nil || m.Error != nil {
@@ -945,6 +945,17 @@ func checkHTTPGet(t *check.T) {
 	odd := http.Header{"Accept": {"text/event-stream"}, "Mcp-Session-Id": {"grader-made-up-session-id"}, "Mcp-Protocol-Version": {"1999-01-01"}}
 	expect405(t, h, wire.Req{Method: http.MethodGet, Header: odd, Purpose: "GET with a made-up session id and an unsupported version: the method comes first"})
 	expect405(t, h, wire.Req{Method: http.MethodPut, Header: wire.Headers(session, rev), Body: wire.Request(`2`, "ping", nil), Purpose: "PUT"})
+}
+
+// initializeSession runs the handshake and returns the session id it
+// issued; without one, the check cannot test what it is about.
+func initializeSession(t *check.T, h *wire.HTTP) string {
+	session, _ := h.Initialize(rev)
+	if session == "" {
+		t.Fail(check.Failure{What: "initialize issued no MCP-Session-Id, and this check needs a session", Cause: wire.CauseSession,
+			Want: "MCP-Session-Id: <an id> on the response to initialize"})
+	}
+	return session
 }
 
 // expect405 fails the check unless req gets a complete 405 with an Allow
