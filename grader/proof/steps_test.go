@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"sort"
 	"strconv"
 	"strings"
@@ -227,56 +228,81 @@ var lessonStepStates = []lessonSteps{
 }
 
 // TestEachStepTurnsItsChecksGreen grades the code as it stands after each
-// step of each lesson.
+// step of each lesson: all of them built first, then graded several at once,
+// as the variants are.
 func TestEachStepTurnsItsChecksGreen(t *testing.T) {
+	type state struct {
+		lesson  *grader.Lesson
+		promise stepPromise
+		edits   []variants.Edit
+		target  check.Target
+		err     error
+		results []check.Result
+	}
+	var states []*state
 	for _, ls := range lessonStepStates {
 		l := grader.LessonByNumber(ls.lesson)
 		require.NotNil(t, l)
 		for _, p := range ls.promises {
-			ls, p := ls, p
-			t.Run("Lesson"+ls.lesson+"/step"+strconv.Itoa(p.step), func(t *testing.T) {
-				var edits []variants.Edit
-				for _, u := range ls.undos {
-					if u.step > p.step {
-						edits = append(edits, u.edits...)
-					}
+			st := &state{lesson: l, promise: p}
+			for _, u := range ls.undos {
+				if u.step > p.step {
+					st.edits = append(st.edits, u.edits...)
 				}
-				v := &variants.Variant{Name: "step-" + strconv.Itoa(p.step), Lesson: ls.lesson, Edits: edits}
-				o := options(t)
-				o.Base = "solutions"
-				tmp, err := build.TempDir()
-				require.NoError(t, err)
-				req := build.Request{Root: o.Root, Package: o.Package(l)}
-				if len(edits) > 0 {
-					req.Overlay, err = v.Overlay(o.Root, tmp)
-					require.NoError(t, err)
-				}
-				bin, err := build.Binary(context.Background(), req)
-				require.NoError(t, err, "building lesson %s as it stands after step %d", ls.lesson, p.step)
-				target := check.Target{Name: "the code after step " + strconv.Itoa(p.step), Package: req.Package, Binary: bin}
-
-				early := map[string]bool{}
-				for _, id := range p.early {
-					early[id] = true
-				}
-				var wrong []string
-				var reports strings.Builder
-				for _, r := range grader.RunAll(context.Background(), l, target) {
-					c := r.Check
-					wantGreen := c.Step <= p.step || early[c.ID]
-					if (r.Status == check.Pass) != wantGreen {
-						wrong = append(wrong, c.ID)
-						if wantGreen {
-							reports.WriteString(r.Report + "\n")
-						} else {
-							reports.WriteString(c.ID + " passes, but the lesson says it turns green at step " + strconv.Itoa(c.Step) + "\n")
-						}
-					}
-				}
-				sort.Strings(wrong)
-				assert.Empty(t, wrong, "after step %d of lesson %s, these checks do not match what the lesson says:\n%s", p.step, ls.lesson, reports.String())
-			})
+			}
+			states = append(states, st)
 		}
+	}
+	root := options(t).Root
+	inParallel(len(states), runtime.NumCPU(), func(i int) {
+		st := states[i]
+		o := grader.Options{Root: root, Base: "solutions"}
+		req := build.Request{Root: root, Package: o.Package(st.lesson)}
+		if len(st.edits) > 0 {
+			tmp, err := build.TempDir()
+			if err == nil {
+				v := &variants.Variant{Name: "step-" + strconv.Itoa(st.promise.step), Lesson: st.lesson.Number, Edits: st.edits}
+				req.Overlay, err = v.Overlay(root, tmp)
+			}
+			if st.err = err; err != nil {
+				return
+			}
+		}
+		bin, err := build.Binary(context.Background(), req)
+		st.target, st.err = check.Target{Name: "the code after step " + strconv.Itoa(st.promise.step), Package: req.Package, Binary: bin}, err
+	})
+	inParallel(len(states), gradeParallel(), func(i int) {
+		if st := states[i]; st.err == nil {
+			st.results = grader.RunAll(context.Background(), st.lesson, st.target)
+		}
+	})
+	for _, st := range states {
+		st := st
+		t.Run("Lesson"+st.lesson.Number+"/step"+strconv.Itoa(st.promise.step), func(t *testing.T) {
+			require.NoError(t, st.err, "building lesson %s as it stands after step %d", st.lesson.Number, st.promise.step)
+			early := map[string]bool{}
+			for _, id := range st.promise.early {
+				early[id] = true
+			}
+			var wrong []string
+			var reports strings.Builder
+			for _, r := range st.results {
+				c := r.Check
+				wantGreen := c.Step <= st.promise.step || early[c.ID]
+				if (r.Status == check.Pass) == wantGreen {
+					continue
+				}
+				wrong = append(wrong, c.ID)
+				if wantGreen {
+					reports.WriteString(r.Report + "\n")
+				} else {
+					reports.WriteString(c.ID + " passes, but the lesson says it turns green at step " + strconv.Itoa(c.Step) + "\n")
+				}
+			}
+			sort.Strings(wrong)
+			assert.Empty(t, wrong, "after step %d of lesson %s, these checks do not match what the lesson says:\n%s",
+				st.promise.step, st.lesson.Number, reports.String())
+		})
 	}
 }
 
