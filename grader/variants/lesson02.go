@@ -364,8 +364,9 @@ var sessionCounter int`},
 	h.everyone = &Session{Session: server.NewSession()}`},
 		},
 	},
-	// Mistakes the course's first graders let through (issue 8), and
-	// other rules of the lesson a learner can get wrong.
+	// More rules of the lesson a learner can get wrong: headers read as
+	// lists, bodies and sessions bounded, sessions ended properly, streams
+	// flushed, disconnection told from cancellation.
 	{
 		Name: "accept-exact-string", Lesson: "02", Kills: []string{"HTTP-04"},
 		Mistake: "compares the Accept header with the exact string \"application/json, text/event-stream\", so any other order or spacing gets 406",

@@ -22,7 +22,8 @@
 //	lesson=NN       required: run go test -count=1 ./grader -run LessonNN, as a
 //	                learner would (NN must be a lesson of grader.Lessons())
 //	target=T        what to grade: starter (the starters as shipped, whatever
-//	                a learner's clone holds: GRADER_TARGET=starter), solutions
+//	                a learner's clone holds: GRADER_TARGET=starter when the
+//	                stage folders differ from the starters), solutions
 //	                (the reference), or variant:NAME (GRADER_VARIANT=NAME);
 //	                default starter
 //	run=ID          grade only this check: -run LessonNN/ID
@@ -59,6 +60,7 @@ import (
 	"sync"
 
 	"mcpcourse/grader"
+	"mcpcourse/internal/starters"
 )
 
 func main() {
@@ -67,6 +69,9 @@ func main() {
 	root, err := courseRoot()
 	if err != nil {
 		fail(err)
+	}
+	if changes, err := starters.Changes(root); err == nil && len(changes) == 0 {
+		pristine = true
 	}
 	files, err := filepath.Glob(filepath.Join(root, "lessons", "*.md"))
 	if err != nil {
@@ -276,9 +281,15 @@ func parseMarker(line string) (marker, error) {
 	return m, nil
 }
 
+// pristine is set when the stage folders hold the starters as shipped: the
+// starter is then graded as a learner grades it, as "your code".
+var pristine bool
+
 // env and args of the grader command the marker describes.
 func (m marker) env() []string {
 	switch {
+	case m.target == "starter" && pristine:
+		return nil
 	case m.target == "starter":
 		return []string{"GRADER_TARGET=starter"}
 	case m.target == "solutions":
@@ -428,6 +439,7 @@ var normalisers = []struct {
 	{regexp.MustCompile(`\b[0-9a-f]{32}\b`), "<id>"},
 	{regexp.MustCompile(`/tmp/\S+`), "<tmp>"},
 	{regexp.MustCompile(`\b\d+(\.\d+)?(ms|s)\b`), "<t>"},
+	{regexp.MustCompile(`the starter as shipped \(`), "your code ("}, // GRADER_TARGET=starter, on a learner's clone
 }
 
 // normalise makes two runs' outputs comparable (see the package comment).
