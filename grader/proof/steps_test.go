@@ -338,6 +338,27 @@ func TestLessonTextsListTheChecks(t *testing.T) {
 				assert.Contains(t, section, id, "%s: step %d does not say that %s goes green early", l.Guide, p.step, id)
 			}
 		}
+		mistakes := map[string]string{}
+		for _, m := range variantRow.FindAllStringSubmatch(afterHeading(string(text), "## Common mistakes"), -1) {
+			mistakes[m[1]] = m[2]
+		}
+		for _, v := range variants.ForLesson(ls.lesson) {
+			caught, ok := mistakes[v.Name]
+			if !assert.True(t, ok, "%s's \"Common mistakes\" has no row for the variant %s", l.Guide, v.Name) {
+				continue
+			}
+			want := append([]string(nil), v.Kills...)
+			sort.Strings(want)
+			got := checkID.FindAllString(caught, -1)
+			if strings.HasPrefix(caught, "every check") {
+				got = nil
+				for _, c := range l.Checks {
+					got = append(got, c.ID)
+				}
+			}
+			sort.Strings(got)
+			assert.Equal(t, want, got, "%s: the checks that catch %s", l.Guide, v.Name)
+		}
 		rows := map[string][]string{}
 		for _, m := range tableRow.FindAllStringSubmatch(string(text), -1) {
 			rows[m[1]] = m
@@ -356,6 +377,8 @@ var (
 	stepHeading    = regexp.MustCompile(`(?m)^## Step (\d+) `)
 	makeItPassItem = regexp.MustCompile(`(?m)^- ([A-Z]+-\d+) (?:· )?(.+)$`)
 	tableRow       = regexp.MustCompile(`(?m)^\| ([A-Z]+-\d+) \| (MUST|SHOULD) \| (\d+) \| (.+?) \| .* \|$`)
+	variantRow     = regexp.MustCompile("(?m)^\\| `([a-z0-9-]+)` \\| .* \\| ([^|]+) \\|$")
+	checkID        = regexp.MustCompile(`[A-Z]+-\d+`)
 )
 
 // stepSections splits a lesson into its "## Step N" sections, by N.
@@ -377,15 +400,22 @@ func stepSections(text string) map[int]string {
 }
 
 // afterHeading returns the part of section from heading to the next
-// heading of any level.
+// heading of the same level or higher.
 func afterHeading(section, heading string) string {
 	i := strings.Index(section, heading)
 	if i < 0 {
 		return ""
 	}
 	rest := section[i+len(heading):]
-	if j := strings.Index(rest, "\n#"); j >= 0 {
-		rest = rest[:j]
+	level := strings.Fields(heading)[0] // "##", "###"
+	for j := 0; j < len(rest); j++ {
+		if rest[j] != '\n' || !strings.HasPrefix(rest[j+1:], "#") {
+			continue
+		}
+		hashes := strings.Fields(rest[j+1:])[0]
+		if strings.Trim(hashes, "#") == "" && len(hashes) <= len(level) {
+			return rest[:j]
+		}
 	}
 	return rest
 }
