@@ -5,7 +5,9 @@
 //
 // In order: gofmt, go vet, the unit tests of the given code and the reference
 // solutions under the race detector, the grader against the reference, the
-// proofs that the grader works (grader/proof), and the interop tests, in which
+// proofs that the grader works (grader/proof), the check that the grader
+// output quoted in the lessons is current (internal/capture), and the interop
+// tests, in which
 // real clients drive the reference servers: the official Go SDK client, and
 // the official MCP conformance suite from npm (interop/, a module of its
 // own). The conformance step needs npm (Node.js 18 or newer), and installs
@@ -72,6 +74,7 @@ func steps(learnerFolders []string) []step {
 		{name: "grader on the reference, race detector", env: []string{"GRADER_TARGET=solutions", "GRADER_RACE=1"},
 			args: []string{"go", "test", "-race", "-count=1", "./grader"}},
 		{name: "proofs that the grader works", args: []string{"go", "test", "-count=1", "-timeout=30m", "./grader/proof"}},
+		{name: "the grader output quoted in the lessons is current", args: []string{"go", "run", "./internal/capture"}},
 		{name: "install the MCP conformance suite (npm)", dir: "interop/conformance",
 			args: []string{"npm", "ci", "--no-audit", "--no-fund", "--loglevel=error"}},
 		{name: "interop: the official Go SDK client and the MCP conformance suite vs the reference", dir: "interop",
