@@ -491,7 +491,6 @@ func (h *HTTP) SendStreaming(req Req) *Response {
 	if err != nil {
 		h.t.Fail(check.Failure{What: fmt.Sprintf("%s %s: %v", req.Method, purposeOf(req), err)})
 	}
-	defer conn.Close()
 	conn.SetDeadline(deadline)
 
 	var head strings.Builder
@@ -499,7 +498,13 @@ func (h *HTTP) SendStreaming(req Req) *Response {
 	req.Header.Write(&head)
 	head.WriteString("\r\n")
 	sent := make(chan error, 1)
+	finished := make(chan struct{})
+	defer func() {
+		conn.Close() // stops the sending, which must be over before req.BodyReader is free
+		<-finished
+	}()
 	go func() {
+		defer close(finished)
 		w := bufio.NewWriterSize(conn, 64<<10)
 		_, err := w.WriteString(head.String())
 		buf := make([]byte, 32<<10)
