@@ -359,6 +359,15 @@ func TestLessonTextsListTheChecks(t *testing.T) {
 			sort.Strings(got)
 			assert.Equal(t, want, got, "%s: the checks that catch %s", l.Guide, v.Name)
 		}
+		for _, m := range doneLine.FindAllStringSubmatch(string(text), -1) {
+			assert.Equal(t, []string{strconv.Itoa(len(l.Checks)), strconv.Itoa(len(l.Checks))}, m[1:3],
+				"%s says %q, but the lesson has %d checks", l.Guide, m[0], len(l.Checks))
+		}
+		courseMap, err := os.ReadFile(filepath.Join(root, "lessons", "README.md"))
+		require.NoError(t, err)
+		if m := regexp.MustCompile("-run Lesson" + l.Number + "` \\((\\d+) checks\\)").FindStringSubmatch(string(courseMap)); assert.NotNil(t, m, "the course map gives no count of lesson %s's checks", l.Number) {
+			assert.Equal(t, strconv.Itoa(len(l.Checks)), m[1], "the course map's count of lesson %s's checks", l.Number)
+		}
 		rows := map[string][]string{}
 		for _, m := range tableRow.FindAllStringSubmatch(string(text), -1) {
 			rows[m[1]] = m
@@ -379,6 +388,7 @@ var (
 	tableRow       = regexp.MustCompile(`(?m)^\| ([A-Z]+-\d+) \| (MUST|SHOULD) \| (\d+) \| (.+?) \| .* \|$`)
 	variantRow     = regexp.MustCompile("(?m)^\\| `([a-z0-9-]+)` \\| .* \\| ([^|]+) \\|$")
 	checkID        = regexp.MustCompile(`[A-Z]+-\d+`)
+	doneLine       = regexp.MustCompile(`(\d+) of (\d+) checks pass\. Lesson \d+ is done`)
 )
 
 // stepSections splits a lesson into its "## Step N" sections, by N.
