@@ -20,6 +20,7 @@ package grader
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -58,7 +59,7 @@ func (l *Lesson) Check(id string) *check.Check {
 }
 
 // Lessons returns every lesson, in course order.
-func Lessons() []*Lesson { return []*Lesson{Lesson01, Lesson02} }
+func Lessons() []*Lesson { return []*Lesson{Lesson01, Lesson02, Lesson03} }
 
 // LessonByNumber returns the lesson numbered n ("01"), or nil.
 func LessonByNumber(n string) *Lesson {
@@ -153,6 +154,23 @@ func Prepare(ctx context.Context, l *Lesson, o Options) (check.Target, error) {
 	target.Binary = bin
 	return target, nil
 }
+
+// BuildOutput reports whether err, from Prepare, is a failed build, and if
+// so what the compiler said. A tool that shows results must show a build
+// error as a build error, before (and instead of) any check.
+func BuildOutput(err error) (output string, ok bool) {
+	var b *build.Error
+	if errors.As(err, &b) {
+		return b.Output, true
+	}
+	return "", false
+}
+
+// Cleanup removes the servers Prepare has built and forgets them, so that
+// the next Prepare builds afresh from the files as they are then. A program
+// that grades more than once (a watch loop) calls it between runs, and
+// every program that calls Prepare calls it on the way out.
+func Cleanup() { build.Cleanup() }
 
 // parallel is how many checks RunAll runs at once. Checks spend most of
 // their time waiting on the target, so more than one per CPU is fine.

@@ -34,6 +34,9 @@ func TestLesson01(t *testing.T) { gradeLesson(t, grader.Lesson01) }
 // TestLesson02 grades stage 02, Streamable HTTP: go test ./grader -run Lesson02
 func TestLesson02(t *testing.T) { gradeLesson(t, grader.Lesson02) }
 
+// TestLesson03 grades stage 03, SSE streams and resumption: go test ./grader -run Lesson03
+func TestLesson03(t *testing.T) { gradeLesson(t, grader.Lesson03) }
+
 // gradeLesson builds the lesson's server and runs each check as a parallel
 // subtest named after it, so one check can be run alone:
 //

@@ -18,4 +18,7 @@ require (
 	golang.org/x/sync v0.20.0 // indirect
 	golang.org/x/sys v0.41.0 // indirect
 	golang.org/x/time v0.15.0 // indirect
+	mcpcourse v0.0.0
 )
+
+replace mcpcourse => ../

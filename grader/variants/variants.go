@@ -48,6 +48,7 @@ func All() []*Variant {
 	var all []*Variant
 	all = append(all, lesson01...)
 	all = append(all, lesson02...)
+	all = append(all, lesson03...)
 	return all
 }
 

@@ -3,15 +3,17 @@
 //
 //	go run ./internal/coursetest
 //
-// In order: gofmt, go vet, the unit tests of the given code and the reference
-// solutions under the race detector, the grader against the reference, the
-// proofs that the grader works (grader/proof), the check that the grader
-// output quoted in the lessons is current (internal/capture), and the interop
-// tests, in which
-// real clients drive the reference servers: the official Go SDK client, and
-// the official MCP conformance suite from npm (interop/, a module of its
-// own). The conformance step needs npm (Node.js 18 or newer), and installs
-// the Node.js 22 the suite runs on from the npm registry.
+// In order: gofmt, go vet, the unit tests of the given code, the reference
+// solutions and the course command (cmd/course, whose classroom test checks
+// its HTML report in a headless Chromium) under the race detector, the grader
+// against the reference, the proofs that the grader works (grader/proof), the
+// check that the grader output quoted in the lessons is current
+// (internal/capture), and the interop tests, in which real clients drive the
+// reference servers (interop/, a module of its own; see interop/README.md):
+// the official Go SDK and TypeScript SDK clients, both MCP Inspector CLIs, and
+// the official MCP conformance suite. The npm steps need npm and Node.js 18 or
+// newer (the TypeScript SDK client runs on it); they install the Node.js 22
+// that the suite and the Inspectors run on from the npm registry.
 //
 // It also works on a learner's clone, where the stage folders hold the
 // learner's code: the proofs then grade the starters as shipped (read back
@@ -51,7 +53,9 @@ func steps(learnerFolders []string) []step {
 	gofmtClean := func(out string) error {
 		var bad []string
 		for _, file := range strings.Fields(out) {
-			if !inFolders(file, learnerFolders) {
+			// .course holds the course command's backups of a learner's
+			// files, which are the learner's own.
+			if !inFolders(file, learnerFolders) && !inFolders(file, []string{".course"}) {
 				bad = append(bad, file)
 			}
 		}
@@ -64,22 +68,36 @@ func steps(learnerFolders []string) []step {
 	if len(learnerFolders) == 0 {
 		vet = append(vet, "./...")
 	} else {
-		vet = append(vet, "./internal/...", "./solutions/...", "./grader/...")
+		vet = append(vet, "./internal/...", "./solutions/...", "./grader/...", "./cmd/...")
 	}
 	return []step{
 		{name: "gofmt", args: []string{"gofmt", "-l", "."}, check: gofmtClean},
 		{name: "go vet", args: vet},
 		{name: "go vet (interop)", dir: "interop", args: []string{"go", "vet", "./..."}},
-		{name: "unit tests, race detector", args: []string{"go", "test", "-race", "-count=1", "./internal/...", "./solutions/...", "./grader/internal/..."}},
+		{name: "unit tests, race detector", args: []string{"go", "test", "-race", "-count=1", "./internal/...", "./solutions/...", "./grader/internal/...", "./cmd/..."}},
 		{name: "grader on the reference, race detector", env: []string{"GRADER_TARGET=solutions", "GRADER_RACE=1"},
 			args: []string{"go", "test", "-race", "-count=1", "./grader"}},
 		{name: "proofs that the grader works", args: []string{"go", "test", "-count=1", "-timeout=30m", "./grader/proof"}},
 		{name: "the grader output quoted in the lessons is current", args: []string{"go", "run", "./internal/capture"}},
-		{name: "install the MCP conformance suite (npm)", dir: "interop/conformance",
-			args: []string{"npm", "ci", "--no-audit", "--no-fund", "--loglevel=error"}},
-		{name: "interop: the official Go SDK client and the MCP conformance suite vs the reference", dir: "interop",
-			env: []string{"MCP_CONFORMANCE=required"}, args: []string{"go", "test", "-race", "-count=1", "./..."}},
+		// The npm packages the interop tests run, each pinned by its lockfile.
+		// The conformance folder also pins the Node.js 22 that the suite and
+		// both Inspectors need: the npm package "node" installs it with an
+		// install script. The other folders need no install scripts, so none
+		// run.
+		npmCI("the MCP conformance suite and Node.js 22", "interop/conformance"),
+		npmCI("the TypeScript SDK client", "interop/tsclient", "--ignore-scripts"),
+		npmCI("MCP Inspector 1.x", "interop/inspector-v1", "--ignore-scripts"),
+		npmCI("MCP Inspector 2.x", "interop/inspector-v2", "--ignore-scripts"),
+		{name: "interop: the Go SDK and TypeScript SDK clients, both MCP Inspector CLIs and the MCP conformance suite vs the reference",
+			dir: "interop", env: []string{"INTEROP_REQUIRE_NPM=1"},
+			args: []string{"go", "test", "-race", "-count=1", "-timeout=15m", "./..."}},
 	}
+}
+
+// npmCI installs the npm packages pinned in dir, exactly as its lockfile says.
+func npmCI(what, dir string, flags ...string) step {
+	return step{name: "install " + what + " (npm)", dir: dir,
+		args: append([]string{"npm", "ci", "--no-audit", "--no-fund", "--loglevel=error"}, flags...)}
 }
 
 func main() {

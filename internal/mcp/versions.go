@@ -13,6 +13,13 @@ type ProtocolVersion struct {
 	// receiving them (basic/index, "Batching"); 2025-06-18 removed them
 	// (changelog, major change 1).
 	Batches bool
+
+	// Priming reports whether an SSE stream opens with a priming event (an
+	// event id and empty data) and a retry field, so that a client holds a
+	// Last-Event-ID before the first message (basic/transports, "Sending
+	// Messages to the Server": the server SHOULD send it, new in 2025-11-25).
+	// Empty events broke clients of earlier revisions, so they never get one.
+	Priming bool
 }
 
 // Versions lists the revisions this server negotiates, newest first. The
@@ -24,7 +31,7 @@ type ProtocolVersion struct {
 // stream and resumability. 2026-07-28 drops all three and will arrive with a
 // stage of its own; it is deliberately not in this table yet.
 var Versions = []ProtocolVersion{
-	{Name: "2025-11-25"},
+	{Name: "2025-11-25", Priming: true},
 	{Name: "2025-06-18"},
 	{Name: "2025-03-26", Batches: true},
 }

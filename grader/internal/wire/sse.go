@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"io"
 	"strings"
+	"sync/atomic"
 	"time"
 )
 
@@ -28,8 +29,8 @@ type Event struct {
 type SSEReader struct {
 	r        *bufio.Reader
 	lastID   string
-	comments int
-	pendingR bool // the last line ended with a CR, so a leading LF belongs to it
+	comments atomic.Int64 // read by other goroutines while Next blocks
+	pendingR bool         // the last line ended with a CR, so a leading LF belongs to it
 }
 
 // maxSSELine caps one line of an event stream; a longer line is cut.
@@ -42,7 +43,7 @@ func NewSSEReader(r io.Reader) *SSEReader {
 
 // Comments returns how many comment lines (such as keep-alives) have been
 // read so far.
-func (s *SSEReader) Comments() int { return s.comments }
+func (s *SSEReader) Comments() int { return int(s.comments.Load()) }
 
 // Next returns the next event. At the end of the stream it returns io.EOF,
 // or io.ErrUnexpectedEOF when the stream ended in the middle of an event.
@@ -69,7 +70,7 @@ func (s *SSEReader) Next() (Event, error) {
 			continue
 		}
 		if strings.HasPrefix(line, ":") {
-			s.comments++
+			s.comments.Add(1)
 			continue
 		}
 		field, value, found := strings.Cut(line, ":")

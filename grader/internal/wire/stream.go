@@ -30,9 +30,9 @@ type Stream struct {
 	done  bool            // the final item has been taken
 	err   error           // why the stream ended (io.EOF for a clean end)
 
-	mu       sync.Mutex
-	comments int
-	lastID   string
+	mu     sync.Mutex
+	sse    *SSEReader // counts comments as they arrive, between events too
+	lastID string
 }
 
 type streamItem struct {
@@ -110,11 +110,11 @@ func (s *Stream) read(body io.ReadCloser) {
 		return
 	}
 	r := NewSSEReader(body)
+	s.mu.Lock()
+	s.sse = r
+	s.mu.Unlock()
 	for {
 		e, err := r.Next()
-		s.mu.Lock()
-		s.comments = r.Comments()
-		s.mu.Unlock()
 		if err != nil {
 			s.items <- streamItem{err: err}
 			return
@@ -247,7 +247,10 @@ func (s *Stream) End(d time.Duration) (events []Event, ended bool) {
 func (s *Stream) Comments() int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.comments
+	if s.sse == nil {
+		return 0
+	}
+	return s.sse.Comments()
 }
 
 // LastEventID returns the id of the last event taken that set one: what a

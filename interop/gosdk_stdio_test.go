@@ -22,11 +22,15 @@ const testTimeout = 20 * time.Second
 // exited by itself on end of input, as the stdio transport asks.
 const closeTimeout = 3 * time.Second
 
-// TestStdioGoSDKClient runs the stage 01 server as a child process of the
-// official Go SDK client and goes through one whole session: initialize,
+// TestGoSDKClientStdio runs each stdio stage's server as a child process of
+// the official Go SDK client and goes through one whole session: initialize,
 // tools/list, three kinds of tool call, progress notifications and shutdown.
-func TestStdioGoSDKClient(t *testing.T) {
-	bin := buildServer(t, "./solutions/01-stdio/cmd/server")
+func TestGoSDKClientStdio(t *testing.T) {
+	eachStage(t, stdioStages, testGoSDKClientStdio)
+}
+
+func testGoSDKClientStdio(t *testing.T, s stage) {
+	bin := buildServer(t, s.pkg())
 
 	ctx, cancel := context.WithTimeout(context.Background(), testTimeout)
 	defer cancel()
@@ -50,6 +54,12 @@ func TestStdioGoSDKClient(t *testing.T) {
 	)
 
 	cmd := exec.Command(bin)
+	inOwnGroup(cmd)
+	t.Cleanup(func() {
+		if cmd.Process != nil {
+			checkNoLeftovers(t, "the stdio server", cmd.Process.Pid)
+		}
+	})
 	stderr := &syncBuffer{}
 	cmd.Stderr = stderr // the server logs here; stdout carries only JSON-RPC
 	logOnFailure(t, "stdio server", stderr)

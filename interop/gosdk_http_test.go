@@ -1,17 +1,14 @@
 package interop
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
-	"os/exec"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
@@ -20,28 +17,25 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// httpServerPkg is the stage 02 reference server: the notes server behind
-// the Streamable HTTP transport.
-const httpServerPkg = "./solutions/02-streamable-http/cmd/server"
+// httpCloseTimeout bounds ClientSession.Close over HTTP, which is one
+// DELETE to a server on the same machine.
+const httpCloseTimeout = 3 * time.Second
 
-const (
-	// listenTimeout bounds the wait for the server to say where it listens.
-	listenTimeout = 10 * time.Second
+// TestGoSDKClientHTTP drives each HTTP stage's server, stateful and
+// stateless, with the official Go SDK client.
+func TestGoSDKClientHTTP(t *testing.T) {
+	eachStage(t, httpStages, func(t *testing.T, s stage) {
+		t.Run("stateful", func(t *testing.T) { testGoSDKClientStateful(t, s) })
+		t.Run("stateless", func(t *testing.T) { testGoSDKClientStateless(t, s) })
+		t.Run("session-gone-after-delete", func(t *testing.T) { testSessionGoneAfterDelete(t, s) })
+	})
+}
 
-	// stopTimeout bounds the wait for the server to exit after SIGTERM. It
-	// gives running requests up to 3 s, so 5 s is enough for a clean stop.
-	stopTimeout = 5 * time.Second
-
-	// httpCloseTimeout bounds ClientSession.Close over HTTP, which is one
-	// DELETE to a server on the same machine.
-	httpCloseTimeout = 3 * time.Second
-)
-
-// TestStreamableHTTPGoSDKClientStateful drives the stage 02 server, in its
-// default stateful mode, with the official Go SDK client: the handshake, the
-// tools, progress over an SSE response, and the DELETE that ends the session.
-func TestStreamableHTTPGoSDKClientStateful(t *testing.T) {
-	endpoint := startHTTPServer(t, false)
+// testGoSDKClientStateful drives the server, in its default stateful mode:
+// the handshake, the tools, progress over an SSE response, and the DELETE
+// that ends the session.
+func testGoSDKClientStateful(t *testing.T, s stage) {
+	endpoint := startStage(t, s, false)
 
 	ctx, cancel := context.WithTimeout(context.Background(), testTimeout)
 	defer cancel()
@@ -53,7 +47,7 @@ func TestStreamableHTTPGoSDKClientStateful(t *testing.T) {
 	assert.Equal(t, "2025-11-25", cs.InitializeResult().ProtocolVersion)
 	sessionID := cs.ID()
 	require.NotEmpty(t, sessionID, "a stateful server issues an Mcp-Session-Id on initialize")
-	checkHandshake(t, rec, sessionID)
+	checkHandshake(t, s, rec, sessionID)
 
 	checkTools(ctx, t, cs)
 	checkEcho(ctx, t, cs)
@@ -94,10 +88,10 @@ func TestStreamableHTTPGoSDKClientStateful(t *testing.T) {
 	t.Logf("HTTP exchanges:\n%s", rec)
 }
 
-// TestStreamableHTTPGoSDKClientStateless drives the server in stateless mode,
-// where no session id is issued and every request stands alone.
-func TestStreamableHTTPGoSDKClientStateless(t *testing.T) {
-	endpoint := startHTTPServer(t, true)
+// testGoSDKClientStateless drives the server in stateless mode, where no
+// session id is issued and every request stands alone.
+func testGoSDKClientStateless(t *testing.T, s stage) {
+	endpoint := startStage(t, s, true)
 
 	ctx, cancel := context.WithTimeout(context.Background(), testTimeout)
 	defer cancel()
@@ -108,7 +102,7 @@ func TestStreamableHTTPGoSDKClientStateless(t *testing.T) {
 
 	assert.Equal(t, "2025-11-25", cs.InitializeResult().ProtocolVersion)
 	assert.Empty(t, cs.ID(), "a stateless server issues no Mcp-Session-Id, so the session has no id")
-	checkHandshake(t, rec, "")
+	checkHandshake(t, s, rec, "")
 
 	checkTools(ctx, t, cs)
 	checkEcho(ctx, t, cs)
@@ -139,11 +133,11 @@ func TestStreamableHTTPGoSDKClientStateless(t *testing.T) {
 	t.Logf("HTTP exchanges:\n%s", rec)
 }
 
-// TestStreamableHTTPSessionGoneAfterDelete checks, from outside the SDK, that
-// the DELETE sent by Close really ends the session: a request that names the
-// old id gets 404 Not Found, which tells a client to start again.
-func TestStreamableHTTPSessionGoneAfterDelete(t *testing.T) {
-	endpoint := startHTTPServer(t, false)
+// testSessionGoneAfterDelete checks, from outside the SDK, that the DELETE
+// sent by Close really ends the session: a request that names the old id
+// gets 404 Not Found, which tells a client to start again.
+func testSessionGoneAfterDelete(t *testing.T, s stage) {
+	endpoint := startStage(t, s, false)
 
 	ctx, cancel := context.WithTimeout(context.Background(), testTimeout)
 	defer cancel()
@@ -184,115 +178,6 @@ func TestStreamableHTTPSessionGoneAfterDelete(t *testing.T) {
 	assert.NotEmpty(t, gone.Error.Message, "the error should say why")
 }
 
-// startHTTPServer runs the stage 02 server on a free loopback port and
-// returns its endpoint URL. The server is stopped with SIGTERM when the test
-// ends, and must exit cleanly.
-func startHTTPServer(t *testing.T, stateless bool) string {
-	t.Helper()
-	bin := buildServer(t, httpServerPkg)
-
-	// Port 0 lets the kernel pick a free port, so tests never collide with
-	// each other or with anything else on the machine. The server prints
-	// the port it got.
-	args := []string{"-addr", "127.0.0.1:0"}
-	mode := "stateful"
-	if stateless {
-		args = append(args, "-stateless")
-		mode = "stateless"
-	}
-	cmd := exec.Command(bin, args...)
-	pipe, err := cmd.StderrPipe()
-	require.NoError(t, err)
-	stderr := &syncBuffer{}
-	logOnFailure(t, mode+" HTTP server", stderr)
-	require.NoError(t, cmd.Start())
-
-	// Read stderr line by line until the server says where it listens,
-	// then keep copying the rest, so that failure logs show all of it and
-	// the server never blocks on a full pipe.
-	found := make(chan string, 1)
-	readDone := make(chan struct{})
-	go func() {
-		defer close(readDone)
-		r := bufio.NewReader(pipe)
-		for {
-			line, err := r.ReadString('\n')
-			stderr.Write([]byte(line))
-			if strings.Contains(line, "listening on ") {
-				found <- line
-				io.Copy(stderr, r)
-				return
-			}
-			if err != nil {
-				return
-			}
-		}
-	}()
-
-	// Wait may only be called once every read from the pipe is done (see
-	// exec.Cmd.StderrPipe), and the pipe ends when the process exits.
-	// Closing exited, rather than sending on it, lets any number of
-	// waiters see the exit; waitErr is safe to read once it is closed.
-	proc := &serverProcess{cmd: cmd, stderr: stderr, exited: make(chan struct{})}
-	go func() {
-		<-readDone
-		proc.waitErr = cmd.Wait()
-		close(proc.exited)
-	}()
-
-	t.Cleanup(func() { proc.stop(t) })
-
-	var line string
-	select {
-	case line = <-found:
-	case <-proc.exited:
-		t.Fatalf("the server exited before it listened: %v", proc.waitErr)
-	case <-time.After(listenTimeout):
-		t.Fatalf("the server did not say it was listening within %v", listenTimeout)
-	}
-
-	// "notes-server: listening on http://127.0.0.1:PORT/mcp (stateful)"
-	_, rest, _ := strings.Cut(strings.TrimSpace(line), "listening on ")
-	endpoint, gotMode, _ := strings.Cut(rest, " ")
-	require.True(t, strings.HasPrefix(endpoint, "http://127.0.0.1:") && strings.HasSuffix(endpoint, "/mcp"),
-		"unexpected listening line: %q", line)
-	require.Equal(t, "("+mode+")", gotMode, "the server reports the wrong mode: %q", line)
-	return endpoint
-}
-
-// serverProcess is a running server and what its exit will tell.
-type serverProcess struct {
-	cmd     *exec.Cmd
-	stderr  *syncBuffer
-	exited  chan struct{} // closed once the process has been waited for
-	waitErr error         // the result of cmd.Wait, once exited is closed
-}
-
-// stop sends SIGTERM, on which the server shuts down gracefully, and checks
-// that it exits cleanly within stopTimeout. A server that does not is
-// killed, so that no test leaves a process behind.
-func (p *serverProcess) stop(t *testing.T) {
-	select {
-	case <-p.exited:
-		t.Errorf("the server exited before the test ended: %v", p.waitErr)
-		return
-	default:
-	}
-	if err := p.cmd.Process.Signal(syscall.SIGTERM); err != nil {
-		t.Errorf("sending SIGTERM to the server: %v", err)
-	}
-	select {
-	case <-p.exited:
-		assert.NoError(t, p.waitErr, "the server should exit with status 0 after SIGTERM")
-		// exited is closed only after all of stderr has been read.
-		assert.Contains(t, p.stderr.String(), "notes-server: stopped", "the server should log its clean stop")
-	case <-time.After(stopTimeout):
-		t.Errorf("the server did not exit within %v of SIGTERM; killing it", stopTimeout)
-		p.cmd.Process.Kill()
-		<-p.exited
-	}
-}
-
 // connectHTTP connects the Go SDK client to endpoint through rec. If progress
 // is not nil, every notifications/progress is sent to it.
 func connectHTTP(ctx context.Context, t *testing.T, endpoint string, rec *recorder, progress chan<- *mcp.ProgressNotificationParams) *mcp.ClientSession {
@@ -329,9 +214,10 @@ func connectHTTP(ctx context.Context, t *testing.T, endpoint string, rec *record
 // revision is 2026-07-28, which it offers first through server/discover.
 // This server does not speak it and answers 400 Bad Request; the SDK then
 // falls back to initialize with 2025-11-25. Once initialized it opens the
-// optional GET stream for server-initiated messages, which this stage does
-// not offer: the server answers 405, which the SDK takes as "no stream".
-func checkHandshake(t *testing.T, rec *recorder, sessionID string) {
+// optional GET stream for server-initiated messages. Before stage 03, and in
+// stateless mode, the server does not offer one: it answers 405, which the
+// SDK takes as "no stream". From stage 03 on, a session gets its stream.
+func checkHandshake(t *testing.T, s stage, rec *recorder, sessionID string) {
 	t.Helper()
 	exs := rec.exchanges()
 	require.GreaterOrEqual(t, len(exs), 2, "exchanges:\n%s", rec)
@@ -349,7 +235,12 @@ func checkHandshake(t *testing.T, rec *recorder, sessionID string) {
 	gets := rec.withMethod(http.MethodGet)
 	assert.NotEmpty(t, gets, "the SDK should try the standalone GET stream; exchanges:\n%s", rec)
 	for _, g := range gets {
-		assert.Equal(t, http.StatusMethodNotAllowed, g.Status, "standalone GET: %s", g)
+		if s.resumable && sessionID != "" {
+			assert.Equal(t, http.StatusOK, g.Status, "standalone GET: %s", g)
+			assert.Equal(t, "text/event-stream", g.ContentType, "standalone GET: %s", g)
+		} else {
+			assert.Equal(t, http.StatusMethodNotAllowed, g.Status, "standalone GET: %s", g)
+		}
 		assert.Equal(t, sessionID, g.SessionID, "standalone GET: %s", g)
 	}
 }

@@ -1,0 +1,144 @@
+package main
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"mcpcourse/grader"
+)
+
+// TestBoardOnAFreshClone grades the untouched starters for real: lesson 01
+// is the current lesson, with its first failure in full and the exact next
+// step; lesson 02 is not started, and not graded.
+func TestBoardOnAFreshClone(t *testing.T) {
+	root := copyCourse(t, t.TempDir())
+	a := newTestApp(root, "")
+	require.Equal(t, 0, a.run(nil), a.errs.String())
+	out := a.out.String()
+	assert.Contains(t, out, "▶ 01")
+	assert.Regexp(t, `02 .*not started`, out)
+	assert.Contains(t, out, "0/24")
+	assert.Contains(t, out, "First failure: STDIO-01")
+	assert.Contains(t, out, "FAIL STDIO-01 [MUST]", "the failure report in full")
+	assert.Contains(t, out, "repro")
+	assert.Contains(t, out, `Next: lesson 01, step 1: "Step 1 · Read a line, answer a line" in lessons/01-stdio.md`)
+	assert.Contains(t, out, "go run ./cmd/course hint STDIO-01")
+}
+
+// TestBoardShowsABuildErrorAsABuildError: a stage that does not compile
+// shows the compiler's output, and no check.
+func TestBoardShowsABuildErrorAsABuildError(t *testing.T) {
+	root := copyCourse(t, t.TempDir())
+	serve := filepath.Join(root, "01-stdio", "serve.go")
+	writeFile(t, serve, readFile(t, serve)+"\nfunc broken( {\n")
+	a := newTestApp(root, "")
+	require.Equal(t, 0, a.run([]string{"board"}), a.errs.String())
+	out := a.out.String()
+	assert.Contains(t, out, "does not build")
+	assert.Contains(t, out, "Build error: lesson 01 does not build")
+	assert.Contains(t, out, "serve.go", "the compiler's own words")
+	assert.NotContains(t, out, "First failure")
+	assert.Contains(t, out, "· STDIO-01", "no check ran")
+}
+
+// fakeRun grades by table: each lesson passes everything unless listed in
+// fail, and every call is counted.
+type fakeRun struct {
+	fail  map[string]bool
+	calls map[string]int
+}
+
+func (f *fakeRun) run(_ context.Context, l *grader.Lesson, _ grader.Options) lessonResult {
+	f.calls[l.Number]++
+	r := newLessonResult(l, stateGraded)
+	for i := range r.Checks {
+		r.Checks[i].Status = statusPass
+	}
+	if f.fail[l.Number] {
+		r.Checks[0].Status, r.Checks[0].Report = statusFail, "FAIL "+r.Checks[0].ID
+	}
+	return r
+}
+
+// TestCollectCachesByContentAndRegradesBeforeDone checks the board's rules
+// on a course whose grades are faked: an unchanged lesson is not graded
+// twice, a change grades it again, an untouched later stage is not graded,
+// and "done" always comes from a fresh run.
+func TestCollectCachesByContentAndRegradesBeforeDone(t *testing.T) {
+	root := copyCourse(t, t.TempDir())
+	fake := &fakeRun{fail: map[string]bool{"01": true}, calls: map[string]int{}}
+	grading := func() *grading {
+		return &grading{root: root, opts: grader.Options{Root: root, Base: "."}, cache: openCache(root, false), run: fake.run}
+	}
+	lessons := grader.Lessons()[:2]
+
+	p := grading().collect(context.Background(), lessons)
+	assert.Equal(t, 0, p.current)
+	assert.Equal(t, stateNotStarted, p.lessons[1].State, "an untouched stage after the current lesson is not graded")
+	assert.Equal(t, map[string]int{"01": 1}, fake.calls)
+
+	p = grading().collect(context.Background(), lessons)
+	assert.True(t, p.lessons[0].Cached, "nothing changed: the grade is reused")
+	assert.Equal(t, map[string]int{"01": 1}, fake.calls)
+
+	// The learner fixes stage 01 and starts stage 02.
+	fake.fail = map[string]bool{"02": true}
+	serve := filepath.Join(root, "01-stdio", "serve.go")
+	writeFile(t, serve, readFile(t, serve)+"\n// fixed\n")
+	handler := filepath.Join(root, "02-streamable-http", "handler.go")
+	writeFile(t, handler, readFile(t, handler)+"\n// started\n")
+	p = grading().collect(context.Background(), lessons)
+	assert.Equal(t, map[string]int{"01": 2, "02": 1}, fake.calls, "a change grades again")
+	assert.Equal(t, 1, p.current)
+
+	// Lesson 02 passes now, with no change to its files: its cached
+	// failure would say otherwise, so change a file as a fix would.
+	fake.fail = map[string]bool{}
+	writeFile(t, handler, readFile(t, handler)+"\n// fixed\n")
+	p = grading().collect(context.Background(), lessons)
+	assert.Equal(t, -1, p.current)
+	assert.Equal(t, map[string]int{"01": 3, "02": 2}, fake.calls,
+		"lesson 01 came from the cache, so it is graded afresh before the course is called done")
+	for _, r := range p.lessons {
+		assert.False(t, r.Cached)
+	}
+}
+
+// TestRenderBoardPointsAtTheReferenceAfterPassing renders a board where
+// lesson 01 is done and lesson 02 current.
+func TestRenderBoardPointsAtTheReferenceAfterPassing(t *testing.T) {
+	fake := &fakeRun{fail: map[string]bool{"02": true}, calls: map[string]int{}}
+	var p progress
+	for _, l := range grader.Lessons()[:2] {
+		p.lessons = append(p.lessons, fake.run(context.Background(), l, grader.Options{}))
+	}
+	p.current = 1
+	var out strings.Builder
+	renderBoard(&out, style{}, courseRoot(t), p, false)
+	assert.Contains(t, out.String(), "[########################]")
+	assert.Contains(t, out.String(), "Lesson 01 is done. Compare your code with the reference, now that you pass: solutions/01-stdio")
+	assert.Contains(t, out.String(), "go run ./cmd/course clients 01")
+	assert.Contains(t, out.String(), "Next: lesson 02, step 1")
+}
+
+func TestFingerprintSeesContentNotTimes(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "s", "a.go"), "package s\n")
+	before := fingerprint(dir, []string{"s"})
+	require.NoError(t, os.Chtimes(filepath.Join(dir, "s", "a.go"), fixedTime, fixedTime))
+	assert.Equal(t, before, fingerprint(dir, []string{"s"}), "a touch changes nothing")
+	writeFile(t, filepath.Join(dir, "s", "a.go"), "package t\n")
+	edited := fingerprint(dir, []string{"s"})
+	assert.NotEqual(t, before, edited)
+	writeFile(t, filepath.Join(dir, "s", "notes.txt"), "not Go\n")
+	assert.Equal(t, edited, fingerprint(dir, []string{"s"}), "only what the build sees counts")
+}
+
+var fixedTime = time.Date(2020, 1, 2, 3, 4, 5, 0, time.UTC)

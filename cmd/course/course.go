@@ -1,0 +1,116 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"mcpcourse/grader"
+)
+
+// modulePath is the course module's path, as its go.mod declares it.
+const modulePath = "mcpcourse"
+
+// findRoot finds the course: the nearest folder, from the working
+// directory upwards, whose go.mod declares the course module.
+func findRoot() (string, error) {
+	dir, err := os.Getwd()
+	if err != nil {
+		return "", err
+	}
+	for {
+		if isCourse(dir) {
+			return dir, nil
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return "", errors.New("this is not the course folder: cd into the folder you cloned (the one with go.mod), then run " + self)
+		}
+		dir = parent
+	}
+}
+
+// isCourse reports whether dir holds the course's go.mod.
+func isCourse(dir string) bool {
+	data, err := os.ReadFile(filepath.Join(dir, "go.mod"))
+	if err != nil {
+		return false
+	}
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	for sc.Scan() {
+		if f := strings.Fields(sc.Text()); len(f) >= 2 && f[0] == "module" {
+			return strings.Trim(f[1], `"`) == modulePath
+		}
+	}
+	return false
+}
+
+// lessonArg finds the lesson a command-line argument names: "02", "2" or
+// "lesson02".
+func lessonArg(arg string) (*grader.Lesson, error) {
+	n := strings.TrimPrefix(strings.ToLower(arg), "lesson")
+	if len(n) == 1 {
+		n = "0" + n
+	}
+	if l := grader.LessonByNumber(n); l != nil {
+		return l, nil
+	}
+	var have []string
+	for _, l := range grader.Lessons() {
+		have = append(have, l.Number)
+	}
+	return nil, usageError("no lesson %q; the lessons are %s", arg, strings.Join(have, ", "))
+}
+
+// lessonsArg parses a comma-separated list of lessons; "" means all.
+func lessonsArg(arg string) ([]*grader.Lesson, error) {
+	if arg == "" {
+		return grader.Lessons(), nil
+	}
+	var out []*grader.Lesson
+	for _, part := range strings.Split(arg, ",") {
+		l, err := lessonArg(strings.TrimSpace(part))
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, l)
+	}
+	return out, nil
+}
+
+// lessonIndex returns l's position in the course.
+func lessonIndex(l *grader.Lesson) int {
+	for i, x := range grader.Lessons() {
+		if x == l {
+			return i
+		}
+	}
+	return -1
+}
+
+// stepHeading returns the heading of step n in a lesson's text, such as
+// "Step 2 · Sessions", or "step n" when the text cannot be read.
+func stepHeading(root string, l *grader.Lesson, n int) string {
+	data, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(l.Guide)))
+	if err == nil {
+		prefix := fmt.Sprintf("## Step %d ", n)
+		for _, line := range strings.Split(string(data), "\n") {
+			if strings.HasPrefix(line, prefix) {
+				return strings.TrimSpace(strings.TrimPrefix(line, "## "))
+			}
+		}
+	}
+	return fmt.Sprintf("step %d", n)
+}
+
+// confirm asks a yes/no question on the terminal; anything but yes is no.
+func (a *app) confirm(question string) bool {
+	fmt.Fprintf(a.stdout, "%s [y/N] ", question)
+	line, _ := bufio.NewReader(a.stdin).ReadString('\n')
+	answer := strings.ToLower(strings.TrimSpace(line))
+	return answer == "y" || answer == "yes"
+}

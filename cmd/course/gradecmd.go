@@ -1,0 +1,110 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"time"
+
+	"mcpcourse/grader"
+)
+
+// grade grades one checkout, this one or another, with this course's
+// grader, and exits 0 only when every lesson asked for passes: what a
+// CI-based autograder needs. With --json it prints one JSON object per
+// lesson, each as soon as the lesson is graded, which is how classroom
+// mode reads it from a child process.
+//
+// Unlike the board it never reads the cache, and a stage that is still the
+// untouched starter is "not started" rather than graded.
+func (a *app) grade(args []string) error {
+	fs := a.flags("grade", "[--root DIR] [--lessons 01,02] [--json] [--timeout D]")
+	root := fs.String("root", "", "the checkout to grade (default: this course)")
+	only := fs.String("lessons", "", "the lessons to grade, such as 01,02 (default: all)")
+	asJSON := fs.Bool("json", false, "print one JSON object per lesson instead of a summary")
+	limit := fs.Duration("timeout", 0, "stop grading after this long; lessons not finished by then are \"timed out\" (0: no limit)")
+	if rest, err := parse(fs, args); err != nil {
+		return err
+	} else if len(rest) > 0 {
+		return usageError("grade takes no positional arguments; use --root DIR")
+	}
+	dir := a.root
+	if *root != "" {
+		abs, err := filepath.Abs(*root)
+		if err != nil {
+			return err
+		}
+		dir = abs
+	}
+	if _, err := os.Stat(filepath.Join(dir, "go.mod")); err != nil {
+		return usageError("%s is not a checkout of the course: it has no go.mod", dir)
+	}
+	lessons, err := lessonsArg(*only)
+	if err != nil {
+		return err
+	}
+
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if *limit > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, *limit)
+		defer cancel()
+	}
+	// The starters to compare with are this course's: a checkout's own
+	// manifest is the learner's to edit.
+	states := stageStates(dir, a.root, lessons)
+	opts := grader.Options{Root: dir, Base: ".", Race: os.Getenv("GRADER_RACE") == "1"}
+	enc := json.NewEncoder(a.stdout)
+	allDone := true
+	for _, l := range lessons {
+		var r lessonResult
+		switch {
+		case ctx.Err() != nil:
+			r = newLessonResult(l, stateTimedOut)
+		case states[l.Stage] == stagePristine:
+			r = newLessonResult(l, stateNotStarted)
+		default:
+			r = gradeNow(ctx, l, opts)
+		}
+		allDone = allDone && r.Done()
+		if *asJSON {
+			if err := enc.Encode(r); err != nil {
+				return err
+			}
+			continue
+		}
+		fmt.Fprintln(a.stdout, gradeLine(r))
+	}
+	if !allDone {
+		return &exitError{code: 1}
+	}
+	return nil
+}
+
+// gradeLine sums a lesson's result up in one line.
+func gradeLine(r lessonResult) string {
+	t := r.tally()
+	line := fmt.Sprintf("lesson %s: ", r.Number)
+	switch {
+	case r.State != stateGraded:
+		line += r.State
+	case r.Done():
+		line += fmt.Sprintf("%d/%d, done", t.passed(), len(r.Checks))
+	default:
+		line += fmt.Sprintf("%d/%d, failing %s", t.passed(), len(r.Checks), strings.Join(r.failing(), " "))
+	}
+	return line
+}
+
+// childLimit is how long a child grading one checkout gives itself, out of
+// the time limit the parent enforces: the rest is for winding down (killing
+// the learner's servers, reporting what it has) before the parent kills it.
+func childLimit(limit time.Duration) time.Duration {
+	return limit - min(limit/4, 15*time.Second)
+}

@@ -1,0 +1,47 @@
+package main
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"mcpcourse/grader"
+)
+
+func TestHintStepsUpOneLevelPerCall(t *testing.T) {
+	root := t.TempDir()
+	want, ok := grader.HintFor("STDIO-07")
+	require.True(t, ok)
+	for level := 1; level <= 3; level++ {
+		a := newTestApp(root, "")
+		require.Equal(t, 0, a.run([]string{"hint", "stdio-07"}), a.errs.String())
+		out := a.out.String()
+		assert.Contains(t, out, "STDIO-07 · notifications get no reply (lesson 01, step 1)")
+		assert.Contains(t, out, "Hint "+string(rune('0'+level))+" of 3")
+		assert.Contains(t, squash(out), squash(want[level-1]), "level %d", level)
+		for other := 1; other <= 3; other++ {
+			if other != level {
+				assert.NotContains(t, squash(out), squash(want[other-1]), "only one level per call")
+			}
+		}
+	}
+	a := newTestApp(root, "")
+	require.Equal(t, 0, a.run([]string{"hint", "STDIO-07"}))
+	assert.Contains(t, a.out.String(), "last level, again")
+
+	a = newTestApp(root, "")
+	require.Equal(t, 0, a.run([]string{"hint", "STDIO-07", "--level", "1"}))
+	assert.Contains(t, a.out.String(), "Hint 1 of 3")
+
+	a = newTestApp(root, "")
+	require.Equal(t, 0, a.run([]string{"hint", "HTTP-03"}))
+	assert.Contains(t, a.out.String(), "Hint 1 of 3", "each check has its own level")
+
+	a = newTestApp(root, "")
+	assert.Equal(t, 2, a.run([]string{"hint", "NOPE-01"}))
+}
+
+// squash joins words with single spaces, so that wrapped text compares.
+func squash(s string) string { return strings.Join(strings.Fields(s), " ") }

@@ -1,0 +1,298 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"go/format"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"mcpcourse/grader"
+	"mcpcourse/internal/starters"
+)
+
+// catchUp starts lesson NN from the reference of the lesson before it: the
+// stage before NN becomes a copy of its reference, so that the learner's
+// stage NN builds on working code.
+func (a *app) catchUp(args []string) error {
+	l, yes, err := a.stageCommand("catch-up", "the lesson to start", args)
+	if err != nil {
+		return err
+	}
+	i := lessonIndex(l)
+	if i == 0 {
+		return usageError("lesson %s is the first: there is nothing before it to catch up on. To start it afresh: %s reset %s", l.Number, self, l.Number)
+	}
+	prev := grader.Lessons()[i-1]
+	want, err := referenceFiles(a.root, prev.Stage)
+	if err != nil {
+		return err
+	}
+	if same, _ := stageHolds(a.root, prev.Stage, want); same {
+		fmt.Fprintf(a.stdout, "%s/ already holds the reference of lesson %s. Start lesson %s: %s\n", prev.Stage, prev.Number, l.Number, self)
+		return nil
+	}
+	fmt.Fprintf(a.stdout, "catch-up %s replaces everything in %s/ with the reference solution of lesson %s\n"+
+		"(solutions/%s, with its imports pointed at your stage folders), so that lesson %s builds on working code.\n"+
+		"Your files in %s/ are copied to a backup folder first.\n",
+		l.Number, prev.Stage, prev.Number, prev.Stage, l.Number, prev.Stage)
+	if !yes && !a.confirm("Replace "+prev.Stage+"/?") {
+		return &exitError{code: 1, msg: "nothing changed"}
+	}
+	backup, err := a.replaceStage(prev.Stage, want)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(a.stdout, "Your files are in %s/.\n%s/ now holds the reference of lesson %s.\n", backup, prev.Stage, prev.Number)
+	if err := a.checkBuilds(prev); err != nil {
+		return err
+	}
+	fmt.Fprintf(a.stdout, "Next: lesson %s, step 1 (%s). See where you stand: %s\n", l.Number, l.Guide, self)
+	return nil
+}
+
+// reset puts a stage back to its starter, as the course shipped it.
+func (a *app) reset(args []string) error {
+	l, yes, err := a.stageCommand("reset", "the lesson whose stage to reset", args)
+	if err != nil {
+		return err
+	}
+	want, err := starterFiles(a.root, l.Stage)
+	if err != nil {
+		return err
+	}
+	if same, _ := stageHolds(a.root, l.Stage, want); same {
+		fmt.Fprintf(a.stdout, "%s/ is the starter as shipped already: nothing to reset.\n", l.Stage)
+		return nil
+	}
+	fmt.Fprintf(a.stdout, "reset %s puts %s/ back as the course shipped it: every file you changed, added or removed there.\n"+
+		"Your files in %s/ are copied to a backup folder first.\n", l.Number, l.Stage, l.Stage)
+	if !yes && !a.confirm("Reset "+l.Stage+"/ to its starter?") {
+		return &exitError{code: 1, msg: "nothing changed"}
+	}
+	backup, err := a.replaceStage(l.Stage, want)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(a.stdout, "Your files are in %s/.\n%s/ is the starter again. Start at step 1 of %s.\n", backup, l.Stage, l.Guide)
+	return nil
+}
+
+// stageCommand parses the command line of a command that rewrites a stage:
+// one lesson number, and --yes.
+func (a *app) stageCommand(name, what string, args []string) (l *grader.Lesson, yes bool, err error) {
+	fs := a.flags(name, "NN [--yes]")
+	yesFlag := fs.Bool("yes", false, "do not ask for confirmation")
+	rest, err := parse(fs, args)
+	if err != nil {
+		return nil, false, err
+	}
+	if len(rest) != 1 {
+		return nil, false, usageError("name %s, for example: %s %s 02", what, self, name)
+	}
+	l, err = lessonArg(rest[0])
+	return l, *yesFlag, err
+}
+
+// referenceFiles reads the reference of a stage, rewritten to be the
+// learner's: imports of mcpcourse/solutions/… become mcpcourse/…, and
+// commands in comments (go run ./solutions/…) name the learner's folders.
+// Paths in the result are relative to the stage folder.
+func referenceFiles(root, stage string) (map[string][]byte, error) {
+	dir := filepath.Join(root, "solutions", stage)
+	files := map[string][]byte{}
+	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(dir, path)
+		if strings.HasSuffix(path, ".go") {
+			if data, err = rewriteImports(data); err != nil {
+				return fmt.Errorf("%s: %w", path, err)
+			}
+		}
+		files[filepath.ToSlash(rel)] = data
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("reading the reference of %s: %w", stage, err)
+	}
+	return files, nil
+}
+
+// rewriteImports points a reference file at the learner's stage folders.
+func rewriteImports(src []byte) ([]byte, error) {
+	src = bytes.ReplaceAll(src, []byte(`"`+modulePath+`/solutions/`), []byte(`"`+modulePath+`/`))
+	src = bytes.ReplaceAll(src, []byte(`./solutions/`), []byte(`./`))
+	return format.Source(src) // import paths sort differently now
+}
+
+// starterFiles reads a stage's starter as shipped, from the manifest and
+// the git objects it names (see internal/starters). It reads every file
+// before anything is changed, so a clone without the history fails cleanly.
+func starterFiles(root, stage string) (map[string][]byte, error) {
+	manifest, err := starters.Read(root)
+	if err != nil {
+		return nil, fmt.Errorf("reading the starter manifest: %w", err)
+	}
+	files := map[string][]byte{}
+	for _, f := range manifest {
+		rel, ok := strings.CutPrefix(f.Path, stage+"/")
+		if !ok {
+			continue
+		}
+		content, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(f.Path)))
+		if err != nil || starters.BlobID(content) != f.Blob {
+			if content, err = starters.Pristine(root, f.Blob); err != nil {
+				return nil, fmt.Errorf("%s: %w", f.Path, err)
+			}
+		}
+		files[rel] = content
+	}
+	if len(files) == 0 {
+		return nil, fmt.Errorf("%s lists no starter files for %s", starters.ManifestPath, stage)
+	}
+	return files, nil
+}
+
+// stageHolds reports whether a stage folder holds exactly these files.
+func stageHolds(root, stage string, want map[string][]byte) (bool, error) {
+	have, err := readTree(filepath.Join(root, stage))
+	if err != nil || len(have) != len(want) {
+		return false, err
+	}
+	for path, content := range want {
+		if !bytes.Equal(have[path], content) {
+			return false, nil
+		}
+	}
+	return true, nil
+}
+
+// readTree reads every file under dir, by slash-separated relative path.
+func readTree(dir string) (map[string][]byte, error) {
+	files := map[string][]byte{}
+	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(dir, path)
+		files[filepath.ToSlash(rel)] = data
+		return nil
+	})
+	if errors.Is(err, fs.ErrNotExist) {
+		return files, nil
+	}
+	return files, err
+}
+
+// replaceStage backs the stage folder up, then makes it hold exactly want.
+// It returns the backup folder, relative to the course root.
+func (a *app) replaceStage(stage string, want map[string][]byte) (string, error) {
+	backup, err := a.backupStage(stage)
+	if err != nil {
+		return "", fmt.Errorf("backing up %s/ failed, so nothing was changed: %w", stage, err)
+	}
+	dir := filepath.Join(a.root, stage)
+	have, err := readTree(dir)
+	if err != nil {
+		return backup, err
+	}
+	for path := range have {
+		if _, keep := want[path]; !keep {
+			if err := os.Remove(filepath.Join(dir, filepath.FromSlash(path))); err != nil {
+				return backup, err
+			}
+		}
+	}
+	for path, content := range want {
+		dst := filepath.Join(dir, filepath.FromSlash(path))
+		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+			return backup, err
+		}
+		if err := os.WriteFile(dst, content, 0o644); err != nil {
+			return backup, err
+		}
+	}
+	removeEmptyDirs(dir)
+	return backup, nil
+}
+
+// backupStage copies a stage folder to .course/backups/<time>-<stage>.
+func (a *app) backupStage(stage string) (string, error) {
+	files, err := readTree(filepath.Join(a.root, stage))
+	if err != nil {
+		return "", err
+	}
+	name := time.Now().Format("20060102-150405") + "-" + stage
+	rel := filepath.Join(stateDir, "backups", name)
+	for n := 2; ; n++ {
+		if _, err := os.Stat(filepath.Join(a.root, rel)); errors.Is(err, fs.ErrNotExist) {
+			break
+		}
+		rel = filepath.Join(stateDir, "backups", fmt.Sprintf("%s-%d", name, n))
+	}
+	dir := filepath.Join(a.root, rel)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", err
+	}
+	paths := make([]string, 0, len(files))
+	for path := range files {
+		paths = append(paths, path)
+	}
+	sort.Strings(paths)
+	for _, path := range paths {
+		dst := filepath.Join(dir, filepath.FromSlash(path))
+		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+			return "", err
+		}
+		if err := os.WriteFile(dst, files[path], 0o644); err != nil {
+			return "", err
+		}
+	}
+	return filepath.ToSlash(rel), nil
+}
+
+// removeEmptyDirs removes the empty folders under dir (not dir itself).
+func removeEmptyDirs(dir string) {
+	var dirs []string
+	filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err == nil && d.IsDir() && path != dir {
+			dirs = append(dirs, path)
+		}
+		return nil
+	})
+	for i := len(dirs) - 1; i >= 0; i-- {
+		os.Remove(dirs[i]) // fails, harmlessly, unless empty
+	}
+}
+
+// checkBuilds builds a lesson's server and reports a failure, which after a
+// catch-up means an earlier stage is broken too.
+func (a *app) checkBuilds(l *grader.Lesson) error {
+	defer grader.Cleanup()
+	_, err := grader.Prepare(context.Background(), l, grader.Options{Root: a.root, Base: "."})
+	if out, ok := grader.BuildOutput(err); ok {
+		i := lessonIndex(l)
+		more := ""
+		if i > 0 {
+			more = fmt.Sprintf(" It imports stage %s: if the errors are there, run %s catch-up %s too.", grader.Lessons()[i-1].Stage, self, l.Number)
+		}
+		return fmt.Errorf("%s/ does not build yet:\n%s%s", l.Stage, out, more)
+	}
+	return err
+}

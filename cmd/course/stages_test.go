@@ -1,0 +1,105 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"mcpcourse/grader"
+)
+
+// backupIn finds the backup folder a command's output names.
+func backupIn(t *testing.T, root, out string) string {
+	t.Helper()
+	m := regexp.MustCompile(`Your files are in (\S+)/\.`).FindStringSubmatch(out)
+	require.NotNil(t, m, "the output names no backup folder:\n%s", out)
+	return filepath.Join(root, filepath.FromSlash(m[1]))
+}
+
+func TestCatchUpStartsLesson02FromTheReferenceOfLesson01(t *testing.T) {
+	root := copyCourse(t, t.TempDir())
+	mine := filepath.Join(root, "01-stdio", "serve.go")
+	writeFile(t, mine, readFile(t, mine)+"\n// my work in progress\n")
+	writeFile(t, filepath.Join(root, "01-stdio", "extra.go"), "package stdio\n\n// mine too\n")
+
+	// Without a yes, nothing changes.
+	a := newTestApp(root, "n\n")
+	assert.Equal(t, 1, a.run([]string{"catch-up", "02"}))
+	assert.Contains(t, readFile(t, mine), "my work in progress")
+
+	a = newTestApp(root, "y\n")
+	require.Equal(t, 0, a.run([]string{"catch-up", "02"}), "%s%s", a.out, a.errs)
+	backup := backupIn(t, root, a.out.String())
+	assert.Contains(t, readFile(t, filepath.Join(backup, "serve.go")), "my work in progress", "the learner's files are backed up")
+	assert.FileExists(t, filepath.Join(backup, "extra.go"))
+	assert.FileExists(t, filepath.Join(backup, "cmd", "server", "main.go"))
+
+	// 01-stdio is the reference now, pointed at the learner's folders.
+	assert.NoFileExists(t, filepath.Join(root, "01-stdio", "extra.go"), "a file the reference lacks would not compile beside it")
+	assert.FileExists(t, filepath.Join(root, "01-stdio", "writer.go"))
+	for _, f := range []string{"serve.go", "cmd/server/main.go"} {
+		text := readFile(t, filepath.Join(root, "01-stdio", filepath.FromSlash(f)))
+		assert.NotContains(t, text, "solutions/", "%s still points at the reference", f)
+	}
+	assert.Contains(t, readFile(t, filepath.Join(root, "01-stdio", "cmd", "server", "main.go")), `stdio "mcpcourse/01-stdio"`)
+	assert.Contains(t, a.out.String(), "Next: lesson 02, step 1")
+
+	// A second catch-up has nothing to do.
+	a = newTestApp(root, "")
+	require.Equal(t, 0, a.run([]string{"catch-up", "02"}))
+	assert.Contains(t, a.out.String(), "already holds the reference")
+
+	a = newTestApp(root, "")
+	assert.Equal(t, 2, a.run([]string{"catch-up", "01"}), "nothing comes before lesson 01")
+}
+
+func TestResetRestoresTheStarterFromGit(t *testing.T) {
+	root := copyCourse(t, t.TempDir())
+	gitInit(t, root)
+	stage := filepath.Join(root, "02-streamable-http")
+	starter := readFile(t, filepath.Join(stage, "handler.go"))
+
+	writeFile(t, filepath.Join(stage, "handler.go"), "package streamable // mine\n")
+	writeFile(t, filepath.Join(stage, "mine", "helper.go"), "package mine\n")
+	require.NoError(t, os.Remove(filepath.Join(stage, "streams.go")))
+
+	a := newTestApp(root, "")
+	require.Equal(t, 0, a.run([]string{"reset", "02", "--yes"}), "%s%s", a.out, a.errs)
+	assert.Equal(t, starter, readFile(t, filepath.Join(stage, "handler.go")))
+	assert.FileExists(t, filepath.Join(stage, "streams.go"))
+	assert.NoDirExists(t, filepath.Join(stage, "mine"), "an added file, and its folder, are gone from the stage")
+	backup := backupIn(t, root, a.out.String())
+	assert.Equal(t, "package streamable // mine\n", readFile(t, filepath.Join(backup, "handler.go")))
+	assert.FileExists(t, filepath.Join(backup, "mine", "helper.go"))
+
+	assert.Equal(t, stagePristine, stageStates(root, root, grader.Lessons())["02-streamable-http"])
+
+	a = newTestApp(root, "")
+	require.Equal(t, 0, a.run([]string{"reset", "2"}))
+	assert.Contains(t, a.out.String(), "nothing to reset")
+}
+
+func TestResetWithoutHistoryChangesNothing(t *testing.T) {
+	root := copyCourse(t, t.TempDir()) // no git: the starters cannot be read back
+	handler := filepath.Join(root, "02-streamable-http", "handler.go")
+	writeFile(t, handler, "package streamable // mine\n")
+	a := newTestApp(root, "")
+	assert.Equal(t, 1, a.run([]string{"reset", "02", "--yes"}))
+	assert.Contains(t, a.errs.String(), "git")
+	assert.Equal(t, "package streamable // mine\n", readFile(t, handler))
+	assert.NoDirExists(t, filepath.Join(root, stateDir, "backups"))
+}
+
+func TestRewriteImports(t *testing.T) {
+	src := "// Run it: go run ./solutions/02-streamable-http/cmd/server\npackage main\n\nimport (\n\t\"fmt\"\n\n\tstreamable \"mcpcourse/solutions/02-streamable-http\"\n\t\"mcpcourse/internal/mcp\"\n)\n"
+	out, err := rewriteImports([]byte(src))
+	require.NoError(t, err)
+	assert.Contains(t, string(out), `streamable "mcpcourse/02-streamable-http"`)
+	assert.Contains(t, string(out), "go run ./02-streamable-http/cmd/server")
+	assert.False(t, strings.Contains(string(out), "solutions"))
+}

@@ -1,0 +1,11 @@
+//go:build !unix
+
+package procgroup
+
+import "os/exec"
+
+func isolate(*exec.Cmd) {}
+
+func terminate(cmd *exec.Cmd) error { return cmd.Process.Kill() }
+
+func kill(cmd *exec.Cmd) error { return cmd.Process.Kill() }

@@ -1,0 +1,108 @@
+package resume
+
+import (
+	"errors"
+	"net/http"
+	"strconv"
+	"time"
+)
+
+// eventWriter writes Server-Sent Events to one HTTP response, and flushes
+// each one: an event that sits in a buffer has not been sent. It is owned by
+// the handler whose response it writes, and used under its stream's lock.
+type eventWriter struct {
+	w      http.ResponseWriter
+	rc     *http.ResponseController
+	broken chan struct{} // closed once a write has failed
+	err    error
+}
+
+// writeTimeout bounds one write. A client that stops reading would otherwise
+// block every sender on its stream for as long as TCP keeps trying; past
+// this, the client counts as gone and what follows is kept for its return.
+const writeTimeout = 10 * time.Second
+
+// startEventStream answers with 200 and Content-Type: text/event-stream, and
+// flushes the headers at once, so that the client sees the stream open
+// before its first event.
+func startEventStream(w http.ResponseWriter) *eventWriter {
+	h := w.Header()
+	h.Set("Content-Type", "text/event-stream")
+	h.Set("Cache-Control", "no-cache")
+	h.Set("X-Accel-Buffering", "no") // ask proxies such as nginx not to hold events back
+	w.WriteHeader(http.StatusOK)
+	ew := &eventWriter{w: w, rc: http.NewResponseController(w), broken: make(chan struct{})}
+	ew.flush()
+	return ew
+}
+
+// event writes one event: its id, a retry field when retry is positive, and
+// the message as its data. A priming event has an id and empty data.
+//
+//	id: 2-7
+//	event: message
+//	data: {"jsonrpc":"2.0",...}
+//
+// JSON from encoding/json holds no raw newline, so one data line carries the
+// whole message.
+func (ew *eventWriter) event(e event, retry time.Duration) error {
+	b := make([]byte, 0, len(e.data)+64)
+	b = append(b, "id: "...)
+	b = append(b, e.id()...)
+	b = append(b, '\n')
+	if retry > 0 {
+		b = append(b, "retry: "...)
+		b = strconv.AppendInt(b, retry.Milliseconds(), 10)
+		b = append(b, '\n')
+	}
+	if e.data == nil {
+		b = append(b, "data:\n\n"...) // a priming event: nothing to dispatch
+		return ew.write(b)
+	}
+	b = append(b, "event: message\ndata: "...)
+	b = append(b, e.data...)
+	b = append(b, '\n', '\n')
+	return ew.write(b)
+}
+
+// comment writes an SSE comment, which clients ignore: a keep-alive that
+// tells proxies and clients the connection is still in use.
+func (ew *eventWriter) comment(text string) error {
+	return ew.write([]byte(": " + text + "\n\n"))
+}
+
+var errBroken = errors.New("the stream's connection is broken")
+
+func (ew *eventWriter) write(b []byte) error {
+	if ew.err != nil {
+		return errBroken
+	}
+	ew.rc.SetWriteDeadline(time.Now().Add(writeTimeout)) // not every ResponseWriter can; then there is none
+	if _, err := ew.w.Write(b); err != nil {
+		ew.fail(err)
+		return err
+	}
+	return ew.flush()
+}
+
+func (ew *eventWriter) flush() error {
+	if err := ew.rc.Flush(); err != nil {
+		ew.fail(err)
+		return err
+	}
+	return nil
+}
+
+func (ew *eventWriter) fail(err error) {
+	if ew.err == nil {
+		ew.err = err
+		close(ew.broken)
+	}
+}
+
+// finish clears the write deadline, which would otherwise outlive the
+// response on a connection that serves the client's next request. Only the
+// handler that owns the response calls it, before it returns.
+func (ew *eventWriter) finish() {
+	ew.rc.SetWriteDeadline(time.Time{})
+}
