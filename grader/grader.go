@@ -30,6 +30,7 @@ import (
 
 	"mcpcourse/grader/internal/build"
 	"mcpcourse/grader/internal/check"
+	"mcpcourse/grader/internal/wire"
 	"mcpcourse/grader/variants"
 	"mcpcourse/internal/starters"
 )
@@ -46,6 +47,26 @@ type Lesson struct {
 	// constants) to the check of this lesson that tests each, so that the
 	// failures one cause brings about are reported once, under that check.
 	Causes map[string]string
+}
+
+// CauseCheck returns the id of the check that tests the trouble a failure
+// names (check.Result.Cause), or "". A lesson without Causes of its own
+// sends a server that does not start, answers 501 or fails initialize to
+// its first check.
+func (l *Lesson) CauseCheck(cause string) string {
+	if cause == "" {
+		return ""
+	}
+	if l.Causes != nil {
+		return l.Causes[cause]
+	}
+	switch cause {
+	case wire.CauseStart, wire.CauseUnimplemented, wire.CauseInitialize:
+		if len(l.Checks) > 0 {
+			return l.Checks[0].ID
+		}
+	}
+	return ""
 }
 
 // Check returns the lesson's check with the given id, or nil.

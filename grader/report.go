@@ -52,8 +52,8 @@ func NewOutcome(l *Lesson, target check.Target, results []check.Result) *Outcome
 	causeOf := func(r check.Result) (root string, ran bool) {
 		seen := map[string]bool{r.Check.ID: true}
 		for {
-			next := l.Causes[r.Cause]
-			if r.Cause == "" || next == "" || seen[next] {
+			next := l.CauseCheck(r.Cause)
+			if next == "" || seen[next] {
 				return root, true
 			}
 			next2, ok := byID[next]
