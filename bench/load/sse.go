@@ -121,7 +121,8 @@ func openGET(ctx context.Context, client *http.Client, url, sessionID, lastEvent
 // GETStreamsResult is what StreamsEvents measured.
 type GETStreamsResult struct {
 	Result
-	RSSPerStream float64 // bytes
+	RSSPerStream     float64 // bytes, once every stream is open
+	RSSPerStreamLate float64 // bytes, at the end, with each stream's replay log filled by the ticks
 }
 
 // GETStreams opens n sessions, each with its standalone GET stream, on a
@@ -204,6 +205,7 @@ func GETStreams(o HTTPOptions, n int) (GETStreamsResult, error) {
 		wg.Wait()
 		return GETStreamsResult{}, err
 	}
+	open, _ := RSS(o.PID)
 	time.Sleep(o.Warmup)
 	m := startMeter(o.PID)
 	counting.Store(true)
@@ -214,7 +216,8 @@ func GETStreams(o HTTPOptions, n int) (GETStreamsResult, error) {
 	cancel()
 	wg.Wait()
 	r.Ops, r.ServerRSS = int(events.Load()), after
-	r.RSSPerStream = float64(after-before) / float64(n)
+	r.RSSPerStream = float64(open-before) / float64(n)
+	r.RSSPerStreamLate = float64(after-before) / float64(n)
 	return r, nil
 }
 
@@ -374,17 +377,21 @@ func Producer(o HTTPOptions, sessions int, d time.Duration) (ProducerResult, err
 type DropResult struct {
 	Streams                          int
 	GoroutinesBefore, GoroutinesOpen int
-	GoroutinesAfter                  int
+	GoroutinesAfter                  int // after the second wave of hang-ups
 	HeapBefore, HeapOpen, HeapAfter  int64
-	HeapExpired                      int64         // after the sessions expired
-	Settled                          time.Duration // from the hang-ups to the goroutine count settling
+	// The live heap once the sessions of the first and of the second wave
+	// have expired. Go keeps the descriptors of goroutines that have ended
+	// for reuse, and a map keeps its buckets: the first wave leaves that
+	// behind, and a second wave must add nothing to it.
+	HeapExpired, HeapExpired2 int64
+	Settled                   time.Duration // from the hang-ups to the goroutine count settling
 }
 
-// Drops opens n sessions, each with its standalone GET stream held open at
-// once, then drops every stream, and compares the server's goroutines and
-// live heap (its /debug/vars) before, while open, after the drop, and once
-// the sessions have expired (wait for that: the server's -session-timeout,
-// and its sweep).
+// Drops opens n sessions, each with its standalone GET stream, all held
+// open at once, then drops every stream, and reads the server's goroutines
+// and live heap (its /debug/vars) before, while open, after the drop, and
+// once the sessions have expired (expiry: the server's -session-timeout and
+// its sweep). It does this twice, to tell memory kept for reuse from a leak.
 func Drops(o HTTPOptions, n int, expiry time.Duration) (DropResult, error) {
 	posts := NewClient(o.Clients)
 	defer posts.CloseIdleConnections()
@@ -397,6 +404,27 @@ func Drops(o HTTPOptions, n int, expiry time.Duration) (DropResult, error) {
 	if res.GoroutinesBefore, res.HeapBefore, err = DebugVars(posts, o.URL); err != nil {
 		return res, err
 	}
+	for wave := 1; wave <= 2; wave++ {
+		if err := dropWave(o, posts, gets, n, &res); err != nil {
+			return res, err
+		}
+		time.Sleep(expiry)
+		_, heap, err := DebugVars(posts, o.URL)
+		if err != nil {
+			return res, err
+		}
+		if wave == 1 {
+			res.HeapExpired = heap
+		} else {
+			res.HeapExpired2 = heap
+		}
+	}
+	return res, nil
+}
+
+// dropWave opens n streams, drops them all at once, and waits for the
+// server's goroutine count to settle.
+func dropWave(o HTTPOptions, posts, gets *http.Client, n int, res *DropResult) error {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	var (
@@ -437,10 +465,11 @@ func Drops(o HTTPOptions, n int, expiry time.Duration) (DropResult, error) {
 	}
 	open.Wait()
 	if first != nil {
-		return res, first
+		return first
 	}
+	var err error
 	if res.GoroutinesOpen, res.HeapOpen, err = DebugVars(posts, o.URL); err != nil {
-		return res, err
+		return err
 	}
 	dropped := time.Now()
 	cancel()
@@ -453,7 +482,7 @@ func Drops(o HTTPOptions, n int, expiry time.Duration) (DropResult, error) {
 		time.Sleep(100 * time.Millisecond)
 		g, _, err := DebugVars(posts, o.URL)
 		if err != nil {
-			return res, err
+			return err
 		}
 		if g == last {
 			stable++
@@ -461,10 +490,6 @@ func Drops(o HTTPOptions, n int, expiry time.Duration) (DropResult, error) {
 			last, stable, res.Settled = g, 0, time.Since(dropped)
 		}
 	}
-	if res.GoroutinesAfter, res.HeapAfter, err = DebugVars(posts, o.URL); err != nil {
-		return res, err
-	}
-	time.Sleep(expiry)
-	_, res.HeapExpired, err = DebugVars(posts, o.URL)
-	return res, err
+	res.GoroutinesAfter, res.HeapAfter, err = DebugVars(posts, o.URL)
+	return err
 }

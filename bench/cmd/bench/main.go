@@ -58,6 +58,7 @@ func main() {
 	quietWait := flag.Duration("quiet-wait", 2*time.Hour, "how long to wait for -quiet-load in all")
 	out := flag.String("out", "", "also write the report (Markdown) to this file")
 	jsonOut := flag.String("json", "", "write every measurement to this file, as JSON")
+	profileDir := flag.String("profile", "", "instead of the table, write CPU and allocation profiles of the reference under load to this folder")
 	flag.Parse()
 
 	if *pin && runtime.NumCPU() >= 2 && os.Getenv("BENCH_PINNED") == "" {
@@ -87,6 +88,13 @@ func main() {
 	dir, err := os.MkdirTemp("", "mcp-bench-")
 	fatal(err)
 	defer os.RemoveAll(dir)
+	if *profileDir != "" {
+		fatal(profiles(courseRoot, *profileDir, e))
+		return
+	}
+	if *smoke { // the profile hook must keep building too
+		fatal(profiles(courseRoot, filepath.Join(dir, "profiles"), e))
+	}
 	began := time.Now()
 	targets, err := build(courseRoot, benchRoot, dir, *withTS)
 	fatal(err)

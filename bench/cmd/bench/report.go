@@ -249,7 +249,9 @@ func (rep *report) targetsMet(b *strings.Builder) {
 		}
 		if m := rep.median("drops", ref.name); m != nil {
 			leaked := m.extra["goroutines leaked"]
-			check(fmt.Sprintf("goroutines leaked after %.0f dropped streams (0)", m.extra["streams"]), leaked, leaked <= 0, "%.0f")
+			check(fmt.Sprintf("goroutines leaked after %.0f dropped streams, twice (0)", m.extra["streams"]), leaked, leaked <= 0, "%.0f")
+			grown := m.extra["heap KB expired, 2nd wave"] - m.extra["heap KB expired"]
+			check("live heap added by a second wave of dropped streams, once expired (bounded: < 1 MB)", grown, grown < 1024, "%.0f KB")
 		}
 	}
 	if len(lines) == 0 {

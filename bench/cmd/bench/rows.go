@@ -164,7 +164,7 @@ func streamRows() []row {
 				c := fromResult(r.Result)
 				c.Extra = map[string]float64{
 					"streams": float64(e.sizes.streams), "events/s": r.PerSecond(), "server µs/event": us(r.CPUPerOp()),
-					"RSS KB/stream": r.RSSPerStream / 1024, "client cores": r.ClientBusy(), "server cores": r.ServerBusy(),
+					"RSS KB/stream, open": r.RSSPerStream / 1024, "RSS KB/stream, end": r.RSSPerStreamLate / 1024, "client cores": r.ClientBusy(), "server cores": r.ServerBusy(),
 				}
 				return c, err
 			}},
@@ -208,7 +208,7 @@ func streamRows() []row {
 					"goroutines before": float64(r.GoroutinesBefore), "goroutines open": float64(r.GoroutinesOpen),
 					"goroutines after": float64(r.GoroutinesAfter), "goroutines leaked": float64(r.GoroutinesAfter - r.GoroutinesBefore),
 					"heap KB before": kb(r.HeapBefore), "heap KB open": kb(r.HeapOpen), "heap KB after": kb(r.HeapAfter),
-					"heap KB expired": kb(r.HeapExpired), "settled ms": ms(r.Settled),
+					"heap KB expired": kb(r.HeapExpired), "heap KB expired, 2nd wave": kb(r.HeapExpired2), "settled ms": ms(r.Settled),
 				}}, err
 			}},
 	}
