@@ -11,8 +11,10 @@
 // (internal/capture), and the interop tests, in which real clients drive the
 // reference servers (interop/, a module of its own; see interop/README.md):
 // the official Go SDK and TypeScript SDK clients, both MCP Inspector CLIs, and
-// the official MCP conformance suite. The npm steps need npm and Node.js 18 or
-// newer (the TypeScript SDK client runs on it); they install the Node.js 22
+// the official MCP conformance suite. Last, the benchmark (bench/, a module of
+// its own): its peer servers through the whole tool contract, and a smoke run
+// of every row with tiny counts. The npm steps need npm and Node.js 18 or
+// newer (the TypeScript SDK client and peer run on it); they install the Node.js 22
 // that the suite and the Inspectors run on from the npm registry.
 //
 // It also works on a learner's clone, where the stage folders hold the
@@ -74,6 +76,7 @@ func steps(learnerFolders []string) []step {
 		{name: "gofmt", args: []string{"gofmt", "-l", "."}, check: gofmtClean},
 		{name: "go vet", args: vet},
 		{name: "go vet (interop)", dir: "interop", args: []string{"go", "vet", "./..."}},
+		{name: "go vet (bench)", dir: "bench", args: []string{"go", "vet", "./..."}},
 		{name: "unit tests, race detector", args: []string{"go", "test", "-race", "-count=1", "./internal/...", "./solutions/...", "./grader/internal/...", "./cmd/..."}},
 		{name: "grader on the reference, race detector", env: []string{"GRADER_TARGET=solutions", "GRADER_RACE=1"},
 			args: []string{"go", "test", "-race", "-count=1", "./grader"}},
@@ -91,6 +94,15 @@ func steps(learnerFolders []string) []step {
 		{name: "interop: the Go SDK and TypeScript SDK clients, both MCP Inspector CLIs and the MCP conformance suite vs the reference",
 			dir: "interop", env: []string{"INTEROP_REQUIRE_NPM=1"},
 			args: []string{"go", "test", "-race", "-count=1", "-timeout=15m", "./..."}},
+		// The benchmark (bench/, a module of its own; see bench/README.md):
+		// its peer servers must serve the whole tool contract, and every
+		// row must still run. The smoke run uses tiny counts and asserts
+		// nothing about speed.
+		npmCI("the TypeScript SDK peer server", "bench/peers/ts", "--ignore-scripts"),
+		{name: "bench: unit tests, and every peer server through the tool contract", dir: "bench", env: []string{"BENCH_REQUIRE_NPM=1"},
+			args: []string{"go", "test", "-count=1", "-timeout=5m", "./..."}},
+		{name: "bench: every row once, tiny counts (a smoke run, not a measurement)", dir: "bench",
+			args: []string{"go", "run", "./cmd/bench", "-smoke"}},
 	}
 }
 

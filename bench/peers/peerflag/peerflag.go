@@ -1,0 +1,70 @@
+// Package peerflag gives every peer server the same command line, so that
+// the benchmark and the grader start them all alike:
+//
+//	SERVER                                   stdio
+//	SERVER -http 127.0.0.1:0 [-stateless]    Streamable HTTP at /mcp
+//
+// Over HTTP a peer prints "listening on http://ADDR/mcp" to stderr, as the
+// course's own servers do, and stops on SIGTERM or Ctrl-C.
+package peerflag
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"log"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+)
+
+// Flags is a peer's command line.
+type Flags struct {
+	HTTP      string // address to serve Streamable HTTP on; "" for stdio
+	Stateless bool
+}
+
+// Parse reads the command line.
+func Parse(name string) Flags {
+	var f Flags
+	flag.StringVar(&f.HTTP, "http", "", "serve Streamable HTTP at http://ADDR/mcp instead of stdio (keep it on loopback)")
+	flag.BoolVar(&f.Stateless, "stateless", false, "over HTTP, serve without sessions")
+	flag.Parse()
+	log.SetFlags(0)
+	log.SetPrefix(name + ": ")
+	return f
+}
+
+// Context is cancelled on SIGTERM or Ctrl-C.
+func Context() (context.Context, context.CancelFunc) {
+	return signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+}
+
+// ServeHTTP serves h at /mcp on addr until SIGTERM or Ctrl-C.
+func ServeHTTP(addr string, h http.Handler) error {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return err
+	}
+	mux := http.NewServeMux()
+	mux.Handle("/mcp", h)
+	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+	log.Printf("listening on http://%s/mcp", ln.Addr())
+	ctx, stop := Context()
+	defer stop()
+	go func() {
+		<-ctx.Done()
+		shutdown, cancel := context.WithTimeout(context.Background(), time.Second)
+		defer cancel()
+		if srv.Shutdown(shutdown) != nil {
+			srv.Close()
+		}
+	}()
+	if err := srv.Serve(ln); !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	return nil
+}

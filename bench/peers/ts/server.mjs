@@ -1,0 +1,156 @@
+// The peer contract (../contract/tools.json) served with the official MCP
+// TypeScript SDK, @modelcontextprotocol/sdk 1.32.2, over stdio or Streamable
+// HTTP, with the SDK's defaults (every response on an SSE stream).
+//
+//   node server.mjs                                  stdio
+//   node server.mjs -http 127.0.0.1:0 [-stateless]   Streamable HTTP at /mcp
+//
+// It uses the SDK's low-level Server, so that tools/list shows the
+// contract's JSON schemas exactly. Stateful mode keeps one Server and one
+// transport per session, as the SDK's examples do; stateless mode makes both
+// anew for every request, as the SDK's stateless example does.
+import { readFileSync } from "node:fs";
+import { createServer } from "node:http";
+import { randomUUID } from "node:crypto";
+import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+import { CallToolRequestSchema, ListToolsRequestSchema, isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
+
+const tools = JSON.parse(readFileSync(new URL("../contract/tools.json", import.meta.url), "utf8"));
+const MAX_NOTES = 100, MAX_NOTE_BYTES = 4096, MAX_STEPS = 1000, MAX_INTERVAL_MS = 10000;
+
+// newServer returns a Server holding one session's notes.
+function newServer() {
+  const notes = [];
+  const server = new Server({ name: "ts-peer", version: "1.32.2" }, { capabilities: { tools: {} } });
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools }));
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+    const args = request.params.arguments ?? {};
+    try {
+      return text(await call(request.params.name, args, request.params._meta?.progressToken, extra));
+    } catch (err) {
+      if (extra.signal.aborted) throw err;
+      return { content: [{ type: "text", text: err.message }], isError: true };
+    }
+  });
+
+  async function call(name, args, token, extra) {
+    switch (name) {
+      case "echo":
+        if (typeof args.text !== "string") throw new Error('missing required argument "text"');
+        return args.text;
+      case "add_note": {
+        const t = args.text;
+        if (typeof t !== "string" || t === "") throw new Error('argument "text" must not be empty');
+        const size = Buffer.byteLength(t);
+        if (size > MAX_NOTE_BYTES) throw new Error(`a note holds at most ${MAX_NOTE_BYTES} bytes; this one has ${size}`);
+        if (notes.length >= MAX_NOTES) throw new Error(`this session already holds ${MAX_NOTES} notes, the most it may`);
+        notes.push(t);
+        return `Saved note ${notes.length}.`;
+      }
+      case "list_notes":
+        return notes.length === 0 ? "No notes yet." : notes.map((n, i) => `${i + 1}. ${n}`).join("\n");
+      case "countdown":
+        return countdown(args, token, extra);
+    }
+    throw new Error(`unknown tool: "${name}"`);
+  }
+  return server;
+}
+
+async function countdown(args, token, extra) {
+  const from = args.from;
+  if (!Number.isInteger(from) || from < 0 || from > MAX_STEPS) throw new Error(`argument "from" must be an integer from 0 to ${MAX_STEPS}`);
+  const interval = args.interval_ms ?? 1000;
+  if (!Number.isInteger(interval) || interval < 0 || interval > MAX_INTERVAL_MS) throw new Error(`argument "interval_ms" must be from 0 to ${MAX_INTERVAL_MS}`);
+  for (let step = 1; step <= from; step++) {
+    await sleep(interval, extra.signal);
+    if (token !== undefined) {
+      await extra.sendNotification({
+        method: "notifications/progress",
+        params: { progressToken: token, progress: step, total: from, message: `${from - step}...` },
+      });
+    }
+  }
+  return `Liftoff! Counted down from ${from}.`;
+}
+
+function sleep(ms, signal) {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) return reject(new Error("cancelled"));
+    if (ms === 0) return setImmediate(resolve); // as Go's zero timer: at once, after pending I/O
+    const timer = setTimeout(() => { signal.removeEventListener("abort", onAbort); resolve(); }, ms);
+    const onAbort = () => { clearTimeout(timer); reject(new Error("cancelled")); };
+    signal.addEventListener("abort", onAbort, { once: true });
+  });
+}
+
+const text = (t) => ({ content: [{ type: "text", text: t }] });
+
+// The command line: -http ADDR, -stateless.
+const argv = process.argv.slice(2);
+const httpAddr = argv.includes("-http") ? argv[argv.indexOf("-http") + 1] : "";
+const stateless = argv.includes("-stateless");
+
+if (!httpAddr) {
+  await newServer().connect(new StdioServerTransport());
+} else {
+  const sessions = new Map(); // session id -> transport
+  const http = createServer(async (req, res) => {
+    if (new URL(req.url, "http://x").pathname !== "/mcp") return plain(res, 404, "not found");
+    let body;
+    if (req.method === "POST") {
+      try {
+        body = JSON.parse(await readBody(req));
+      } catch {
+        return plain(res, 400, "the body is not JSON");
+      }
+    }
+    if (stateless) {
+      const server = newServer();
+      const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
+      res.on("close", () => { transport.close(); server.close(); });
+      await server.connect(transport);
+      return transport.handleRequest(req, res, body);
+    }
+    const id = req.headers["mcp-session-id"];
+    let transport = id && sessions.get(id);
+    if (!transport) {
+      if (id) return plain(res, 404, "no such session");
+      if (req.method !== "POST" || !isInitializeRequest(body)) return plain(res, 400, "send initialize first");
+      transport = new StreamableHTTPServerTransport({
+        sessionIdGenerator: () => randomUUID(),
+        onsessioninitialized: (sid) => sessions.set(sid, transport),
+      });
+      transport.onclose = () => transport.sessionId && sessions.delete(transport.sessionId);
+      await newServer().connect(transport);
+    }
+    return transport.handleRequest(req, res, body);
+  });
+  const [host, port] = splitHostPort(httpAddr);
+  http.listen(port, host, () => {
+    const a = http.address();
+    console.error(`ts-server: listening on http://${a.address}:${a.port}/mcp`);
+  });
+  for (const sig of ["SIGTERM", "SIGINT"]) process.on(sig, () => process.exit(0));
+}
+
+function readBody(req) {
+  return new Promise((resolve, reject) => {
+    const chunks = [];
+    req.on("data", (c) => chunks.push(c));
+    req.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
+    req.on("error", reject);
+  });
+}
+
+function plain(res, status, message) {
+  res.writeHead(status, { "Content-Type": "application/json" });
+  res.end(JSON.stringify({ jsonrpc: "2.0", error: { code: -32000, message } }));
+}
+
+function splitHostPort(addr) {
+  const i = addr.lastIndexOf(":");
+  return [addr.slice(0, i).replace(/^\[|\]$/g, ""), Number(addr.slice(i + 1))];
+}
