@@ -111,14 +111,14 @@ func progressValues(t *check.T, msgs []*wire.Msg, tokenJSON json.RawMessage) []f
 		json.Unmarshal(m.Params, &p)
 		if !wire.SameJSON(p.Token, tokenJSON) {
 			t.Fail(check.Failure{What: "a progress notification does not carry the request's progress token exactly (same value, same JSON type)",
-				Got: check.Quote(string(m.Raw)), Want: fmt.Sprintf(`"progressToken": %s`, tokenJSON)})
+				Got: check.Quote(string(m.Raw)), Want: fmt.Sprintf(`"progressToken": %s`, tokenJSON), Spec: true})
 		}
 		if p.Progress == nil {
-			t.Fail(check.Failure{What: `a progress notification has no number "progress"`, Got: check.Quote(string(m.Raw))})
+			t.Fail(check.Failure{What: `a progress notification has no number "progress"`, Got: check.Quote(string(m.Raw)), Spec: true})
 		}
 		if len(values) > 0 && *p.Progress <= values[len(values)-1] {
 			t.Fail(check.Failure{What: fmt.Sprintf("progress went from %v to %v: it MUST increase with each notification", values[len(values)-1], *p.Progress),
-				Got: check.Quote(string(m.Raw))})
+				Got: check.Quote(string(m.Raw)), Spec: true})
 		}
 		values = append(values, *p.Progress)
 	}
@@ -144,11 +144,11 @@ func expectStatus(t *check.T, resp *wire.Response, want int, what string) {
 // expectResponse returns the response with id in resp's body, or fails.
 func expectResponse(t *check.T, resp *wire.Response, id, what string) *wire.Msg {
 	if resp.ContentType != "application/json" && resp.ContentType != "text/event-stream" {
-		t.Fail(check.Failure{What: fmt.Sprintf("the answer to %s is neither application/json nor text/event-stream", what), Got: resp.Summary()})
+		t.Fail(check.Failure{What: fmt.Sprintf("the answer to %s is neither application/json nor text/event-stream", what), Got: resp.Summary(), Spec: true})
 	}
 	m := resp.Find(id)
 	if m == nil {
-		t.Fail(check.Failure{What: fmt.Sprintf("the answer to %s holds no JSON-RPC response with id %s", what, id), Got: resp.Summary()})
+		t.Fail(check.Failure{What: fmt.Sprintf("the answer to %s holds no JSON-RPC response with id %s", what, id), Got: resp.Summary(), Spec: true})
 	}
 	return m
 }

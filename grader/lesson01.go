@@ -32,6 +32,7 @@ var (
 var Lesson01 = &Lesson{
 	Number: "01",
 	Stage:  "01-stdio",
+	Stdio:  true,
 	Title:  "stdio: newline-delimited JSON-RPC",
 	Guide:  "lessons/01-stdio.md",
 	// A server that answers nothing, or fails initialize, fails every
@@ -217,6 +218,8 @@ var Lesson01 = &Lesson{
 			Title: "at 2025-11-25 and 2025-06-18, and before initialize, a batch gets one -32600 error, and the server keeps serving",
 			Spec: check.Spec{Rev: rev, Section: "basic/transports › stdio (batching was removed in 2025-06-18, changelog major change 1)",
 				Quote: "Messages are individual JSON-RPC requests, notifications, or responses"},
+			Course: "Batches left the spec in 2025-06-18, and it does not say how a server refuses one. The course requires one -32600 error " +
+				"(JSON-RPC's Invalid Request: an array is not one message), and the server to go on serving.",
 			Hint: "Batches exist only where 2025-03-26 was negotiated: ask the version table (version.Batches), do not compare with one version string. " +
 				"Before initialize no version is agreed, so no batches either. Answer an array with one -32600 error object (not an array), then keep reading.",
 			Run: checkBatchAt20251125,
@@ -257,6 +260,7 @@ var Lesson01 = &Lesson{
 		},
 		{
 			ID: "STDIO-24", Step: 6, Severity: check.Must, Budget: 8 * time.Second,
+			Needs: check.Needs{Signal: true},
 			Title: "SIGTERM stops the server",
 			Spec: lifecycleRule("Shutdown › stdio",
 				"sending SIGTERM if the server does not exit within a reasonable time"),
@@ -499,7 +503,7 @@ func checkLongLine(t *check.T) {
 	s.Initialize(rev)
 	t.SetRepro(func() string {
 		return fmt.Sprintf(`{ printf '%%s' '{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"echo","arguments":{"text":"'; `+
-			`head -c %d /dev/zero | tr '\0' a; printf '%%s\n' '"}}}'; } | go run %s`, 4<<20, t.Target.Package)
+			`head -c %d /dev/zero | tr '\0' a; printf '%%s\n' '"}}}'; } | %s`, 4<<20, t.Target.Invocation())
 	})
 	s.Send(wire.Request(`2`, "tools/call", wire.ToolCall("echo", map[string]any{"text": longText}, nil)))
 	resp := s.AwaitResponse(2*wire.T2, `2`, "tools/call echo with 4 MiB of text")

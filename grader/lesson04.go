@@ -47,6 +47,7 @@ var Lesson04 = &Lesson{
 		// Step 1: the guard.
 		{
 			ID: "ORIGIN-01", Step: 1, Severity: check.Must, Budget: 5 * time.Second,
+			Needs:  check.Needs{Mode: check.AnyMode},
 			Title:  "a POST whose Origin is not allowed gets 403 with a JSON-RPC error body",
 			Spec:   forbiddenRule,
 			Course: "The grader changes one header at a time: Origin: http://evil.example, with a correct Host. The course requires the error body.",
@@ -72,6 +73,7 @@ var Lesson04 = &Lesson{
 		},
 		{
 			ID: "ORIGIN-04", Step: 1, Severity: check.Must, Budget: 5 * time.Second,
+			Needs:  check.Needs{Mode: check.AnyMode},
 			Title:  "Origin: null gets 403",
 			Spec:   forbiddenRule,
 			Course: "Browsers send the literal origin \"null\" from sandboxed iframes, data: URLs and file:// pages: any site can produce it. The course never allows it.",
@@ -82,6 +84,7 @@ var Lesson04 = &Lesson{
 		// Step 2: the allowlist.
 		{
 			ID: "ORIGIN-05", Step: 2, Severity: check.Must, Budget: 5 * time.Second,
+			Needs:          check.Needs{Mode: check.AnyMode, Allowlist: courseAllowlist},
 			Title:          "the origins the allowlist names are served: wildcards, a port wildcard, a custom scheme, an exact origin with its port",
 			Spec:           forbiddenRule,
 			Course:         allowCourse,
@@ -91,6 +94,7 @@ var Lesson04 = &Lesson{
 		},
 		{
 			ID: "ORIGIN-06", Step: 2, Severity: check.Must, Budget: 5 * time.Second,
+			Needs:  check.Needs{Mode: check.AnyMode, Allowlist: courseAllowlist},
 			Title:  "look-alike origins get 403: a wildcard matches on a label boundary, and never the bare domain",
 			Spec:   forbiddenRule,
 			Course: allowCourse + " https://xexample.com, https://example.com.evil, https://evil.example.com.attacker.net and http://localhost.evil.example are other sites.",
@@ -99,6 +103,7 @@ var Lesson04 = &Lesson{
 		},
 		{
 			ID: "ORIGIN-07", Step: 2, Severity: check.Must, Budget: 5 * time.Second,
+			Needs:  check.Needs{Mode: check.AnyMode, Allowlist: courseAllowlist},
 			Title:  "scheme and port are part of the origin: another scheme or another port gets 403",
 			Spec:   forbiddenRule,
 			Course: allowCourse + " http://app.example.com and https://app.example.com:8443 are different origins from https://app.example.com (RFC 6454).",
@@ -107,6 +112,7 @@ var Lesson04 = &Lesson{
 		},
 		{
 			ID: "ORIGIN-08", Step: 2, Severity: check.Must, Budget: 5 * time.Second,
+			Needs:  check.Needs{Mode: check.AnyMode, Allowlist: courseAllowlist},
 			Title:  "origins are parsed: case and an explicit default port do not matter; a path, userinfo, a trailing dot or raw Unicode match nothing",
 			Spec:   forbiddenRule,
 			Course: allowCourse + " Scheme and host compare without case, :443 on https is no port at all, and an Origin that is not exactly scheme://host[:port] in ASCII (browsers send punycode) is refused.",
@@ -115,6 +121,7 @@ var Lesson04 = &Lesson{
 		},
 		{
 			ID: "ORIGIN-09", Step: 2, Severity: check.Must, Budget: 5 * time.Second,
+			Needs:  check.Needs{Restart: true},
 			Title:  "without -allow-origin only loopback pages are allowed (localhost, 127.0.0.1, [::1], any port); with it, only what it names",
 			Spec:   forbiddenRule,
 			Course: "A server that allowed every origin by default would be open to every web site its user visits. The course's default is http://localhost:*, http://127.0.0.1:* and http://[::1]:*, and an explicit list replaces it.",
@@ -124,6 +131,7 @@ var Lesson04 = &Lesson{
 
 		{
 			ID: "ORIGIN-10", Step: 2, Severity: check.Must, Budget: 5 * time.Second,
+			Needs:  check.Needs{Restart: true},
 			Title:  "a malformed or too-wide -allow-origin stops the server at start, naming the pattern",
 			Spec:   forbiddenRule,
 			Course: "An allowlist with a typo must stop the server, not quietly allow less, or more, than meant. The course refuses https://*, patterns without a scheme, a * inside a label, and paths.",
@@ -144,6 +152,7 @@ var Lesson04 = &Lesson{
 		// Step 4: CORS.
 		{
 			ID: "ORIGIN-12", Step: 4, Severity: check.Must, Budget: 5 * time.Second,
+			Needs: check.Needs{Mode: check.AnyMode, Allowlist: courseAllowlist},
 			Title: "a preflight from an allowed origin echoes it, varies on Origin, and allows the method and MCP's headers",
 			Spec:  corsRule,
 			Course: "A browser page can only send MCP's headers after a CORS preflight. The course requires 2xx, Access-Control-Allow-Origin equal to the origin (never *), Vary: Origin, " +
@@ -153,6 +162,7 @@ var Lesson04 = &Lesson{
 		},
 		{
 			ID: "ORIGIN-13", Step: 4, Severity: check.Must, Budget: 5 * time.Second,
+			Needs:  check.Needs{Allowlist: courseAllowlist},
 			Title:  "responses to an allowed origin carry Access-Control-Allow-Origin and expose Mcp-Session-Id",
 			Spec:   corsRule,
 			Course: "Without Access-Control-Expose-Headers: Mcp-Session-Id, a page can read the InitializeResult but not its session id, and cannot send a second request. The course requires the origin echoed on every answer, streams included.",
@@ -161,6 +171,7 @@ var Lesson04 = &Lesson{
 		},
 		{
 			ID: "ORIGIN-14", Step: 4, Severity: check.Must, Budget: 5 * time.Second,
+			Needs:  check.Needs{Mode: check.AnyMode, Allowlist: courseAllowlist},
 			Title:  "a preflight from a foreign origin gets 403, with no CORS grant",
 			Spec:   forbiddenRule,
 			Course: "rs/cors answers every preflight with 204, a refused origin's included (it only leaves out the grant). The course requires the guard's 403 for a preflight too, so the guard must run before rs/cors.",
@@ -171,6 +182,7 @@ var Lesson04 = &Lesson{
 		// Step 5: the WebSocket.
 		{
 			ID: "ORIGIN-15", Step: 5, Severity: check.Must, Budget: 5 * time.Second,
+			Needs:  check.Needs{Course: webSocket},
 			Title:  "/ws upgrades a client with no Origin or an allowed one, and carries one JSON-RPC message per text frame",
 			Spec:   customRule,
 			Course: "WebSocket is not a standard MCP transport. The course adds one at /ws, judged by the same allowlist: one message per text frame each way, and stage 01's rules (no answer to a notification).",
@@ -179,6 +191,7 @@ var Lesson04 = &Lesson{
 		},
 		{
 			ID: "ORIGIN-16", Step: 5, Severity: check.Must, Budget: 5 * time.Second,
+			Needs:  check.Needs{Course: webSocket},
 			Title:  "/ws refuses the handshake of a foreign Origin, null and look-alikes included, with 403",
 			Spec:   validateRule,
 			Course: "A browser opens a WebSocket to any address without a preflight, carrying the page's Origin: without the check, any web site can drive the server (cross-site WebSocket hijacking). gorilla answers a refused handshake with 403.",
@@ -187,6 +200,7 @@ var Lesson04 = &Lesson{
 		},
 		{
 			ID: "ORIGIN-17", Step: 5, Severity: check.Must, Budget: 5 * time.Second,
+			Needs:  check.Needs{Course: webSocket},
 			Title:  "/ws checks Host too: a rebound Host gets 403",
 			Spec:   rebindingRule,
 			Course: "A rebound page opens ws://evil.example:PORT/ws with its own, same-origin, Origin: only Host gives it away.",
@@ -195,6 +209,7 @@ var Lesson04 = &Lesson{
 		},
 		{
 			ID: "ORIGIN-18", Step: 5, Severity: check.Must, Budget: 5 * time.Second,
+			Needs:  check.Needs{Course: webSocket},
 			Title:  "a frame holding JSON over several lines is one message, with one answer",
 			Spec:   customRule,
 			Course: "Stage 01's loop reads one message per line; a frame is one message, however many lines its JSON spans. The course requires the frame's JSON compacted onto one line.",
@@ -203,6 +218,7 @@ var Lesson04 = &Lesson{
 		},
 		{
 			ID: "ORIGIN-19", Step: 5, Severity: check.Must, Budget: 5 * time.Second,
+			Needs:  check.Needs{Course: webSocket},
 			Title:  "a frame that is not valid JSON gets -32700, even when a raw newline sits in a string, and the socket keeps serving",
 			Spec:   check.Spec{Rev: rev, Section: "basic/index › Messages (JSON-RPC 2.0 §5.1: -32700 Parse error)", Quote: "All messages between MCP clients and servers MUST follow the JSON-RPC 2.0 specification."},
 			Course: "A raw newline inside a JSON string is invalid. Replace it with a space and the frame becomes valid: the server would run a message the client never sent validly. Invalid must stay invalid.",
@@ -211,6 +227,7 @@ var Lesson04 = &Lesson{
 		},
 		{
 			ID: "ORIGIN-20", Step: 5, Severity: check.Must, Budget: 6 * time.Second,
+			Needs:  check.Needs{Course: webSocket},
 			Title:  "the socket runs stage 01's loop: requests run concurrently, progress and log messages arrive as frames",
 			Spec:   customRule,
 			Course: "The WebSocket reuses stage 01's message loop through a seam (frames in, lines out), not a copy: a ping must not wait for a slow tool, and add_note's log message must reach the client, because stdio attaches its connection as the session's outlet.",
@@ -219,6 +236,7 @@ var Lesson04 = &Lesson{
 		},
 		{
 			ID: "ORIGIN-21", Step: 5, Severity: check.Must, Budget: 8 * time.Second,
+			Needs:  check.Needs{Course: webSocket, Flags: []string{"-debug"}},
 			Title:  "clients that drop their sockets mid-request leave no goroutine and no socket behind (counted via -debug's /debug/vars and /proc/PID/fd)",
 			Spec:   customRule,
 			Course: "When a socket breaks, nobody is left to read an answer: the course requires the connection's requests to be cancelled and everything freed within 2 s. Waiting for them, as stdio does at the end of stdin, holds each for as long as its tool runs.",
@@ -227,6 +245,7 @@ var Lesson04 = &Lesson{
 		},
 		{
 			ID: "ORIGIN-22", Step: 5, Severity: check.Must, Budget: 8 * time.Second,
+			Needs:  check.Needs{Course: webSocket, Signal: true},
 			Title:  "SIGTERM closes open WebSockets with 1001 (going away), and the server exits",
 			Spec:   check.Spec{Rev: rev, Section: "basic/lifecycle › Shutdown", Quote: "the server SHOULD initiate shutdown by closing the connection"},
 			Course: "http.Server.Shutdown does not track hijacked connections: the handler must close its sockets itself, with a close frame, when shutdown begins.",
@@ -237,6 +256,7 @@ var Lesson04 = &Lesson{
 		// Step 6: secure defaults.
 		{
 			ID: "ORIGIN-23", Step: 6, Severity: check.Must, Budget: 5 * time.Second,
+			Needs:  check.Needs{Restart: true},
 			Title:  "without -allow-origin, the server refuses to listen beyond loopback (-addr 0.0.0.0:0), saying why",
 			Spec:   bindRule,
 			Course: "The loopback default trusts pages from this machine, which is wrong for a server others can reach. The course requires a non-zero exit and a message that names -allow-origin, before binding; localhost still works.",

@@ -15,7 +15,7 @@ import { randomUUID } from "node:crypto";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
-import { CallToolRequestSchema, ListToolsRequestSchema, isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
+import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
 
 const tools = JSON.parse(readFileSync(new URL("../contract/tools.json", import.meta.url), "utf8"));
 const MAX_NOTES = 100, MAX_NOTE_BYTES = 4096, MAX_STEPS = 1000, MAX_INTERVAL_MS = 10000;
@@ -26,6 +26,11 @@ function newServer() {
   const server = new Server({ name: "ts-peer", version: "1.32.2" }, { capabilities: { tools: {} } });
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools }));
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+    // An unknown tool is a protocol error (-32602), not a tool's failed run
+    // (server/tools, Error Handling), as in the other peers' SDKs.
+    if (!tools.some((t) => t.name === request.params.name)) {
+      throw new McpError(ErrorCode.InvalidParams, `unknown tool: "${request.params.name}"`);
+    }
     const args = request.params.arguments ?? {};
     try {
       return text(await call(request.params.name, args, request.params._meta?.progressToken, extra));
@@ -54,7 +59,6 @@ function newServer() {
       case "countdown":
         return countdown(args, token, extra);
     }
-    throw new Error(`unknown tool: "${name}"`);
   }
   return server;
 }

@@ -57,12 +57,16 @@ type Stdio struct {
 // maxKept caps how many received lines a conversation remembers.
 const maxKept = 2000
 
-// StartStdio starts the target as a stdio MCP server. It is killed when the
-// check ends.
+// StartStdio starts the target as a stdio MCP server: the server the grader
+// built, or the target's external command. It is killed when the check ends.
 func StartStdio(t *check.T) *Stdio {
-	p, err := proc.Start(t.Context(), t.Target.Binary)
+	bin, args := t.Target.Binary, []string(nil)
+	if len(t.Target.Command) > 0 {
+		bin, args = t.Target.Command[0], t.Target.Command[1:]
+	}
+	p, err := proc.Start(t.Context(), bin, args...)
 	if err != nil {
-		t.Fail(check.Failure{What: fmt.Sprintf("could not start %s: %v", t.Target.Package, err), Cause: CauseStart})
+		t.Fail(check.Failure{What: fmt.Sprintf("could not start %s: %v", t.Target.Invocation(), err), Cause: CauseStart})
 	}
 	t.Cleanup(p.Kill)
 	t.AttachStderr(p.Stderr)
@@ -463,6 +467,6 @@ func (s *Stdio) repro() string {
 		}
 		b.WriteString(" '" + strings.ReplaceAll(line, "'", `'\''`) + "'")
 	}
-	fmt.Fprintf(&b, " | go run %s", s.t.Target.Package)
+	fmt.Fprintf(&b, " | %s", s.t.Target.Invocation())
 	return b.String()
 }
