@@ -3,7 +3,6 @@ package grader
 import (
 	"encoding/json"
 	"net/http"
-	"strings"
 
 	"mcpcourse/grader/internal/check"
 	"mcpcourse/grader/internal/wire"
@@ -97,14 +96,3 @@ func skipWithoutEventIDs(t *check.T, what string) {
 // servers, which have every behaviour the lessons build, beyond the tool
 // contract (the notes log, the history tool, the ticker).
 func courseServer(t *check.T) bool { return !t.Target.External() }
-
-// joinNonEmpty joins the non-empty parts with sep.
-func joinNonEmpty(sep string, parts ...string) string {
-	var out []string
-	for _, p := range parts {
-		if p != "" {
-			out = append(out, p)
-		}
-	}
-	return strings.Join(out, sep)
-}

@@ -58,8 +58,10 @@ var Lesson01 = &Lesson{
 			ID: "STDIO-03", Step: 1, Severity: check.Must, Budget: 5 * time.Second,
 			Title: "ping answers {} and every response keeps its request's id exactly",
 			Spec:  check.Spec{Rev: rev, Section: "basic/utilities/ping; basic/index › Responses", Quote: "The receiver MUST respond promptly with an empty response"},
-			Hint:  `A response carries its request's id unchanged: the string "7" stays a string, and 9007199254740993 must not pass through a float64. The result of ping is an empty object, never null.`,
-			Run:   checkPingAndIDs,
+			Course: "Beyond 2^53 JSON parsers part ways (RFC 8259 §6: such numbers may not interoperate), and a client that sends such an id takes that risk. " +
+				"The course requires even 2^53+1 to come back exactly, as a server that keeps the id's JSON text does.",
+			Hint: `A response carries its request's id unchanged: the string "7" stays a string, and 9007199254740993 must not pass through a float64. The result of ping is an empty object, never null.`,
+			Run:  checkPingAndIDs,
 		},
 		{
 			ID: "STDIO-04", Step: 1, Severity: check.Must, Budget: 5 * time.Second,
@@ -181,6 +183,8 @@ var Lesson01 = &Lesson{
 			ID: "STDIO-17", Step: 4, Severity: check.Must, Budget: 8 * time.Second,
 			Title: "progress notifications carry the token, increase, and reach stdout while the tool runs, before the response",
 			Spec:  check.Spec{Rev: rev, Section: "basic/utilities/progress", Quote: "The progress value MUST increase with each notification"},
+			Course: "The spec lets a server send progress as often as it likes (MAY), and requires it to stop after completion. The course's countdown " +
+				"sends one notification per step, each on stdout as it happens, all before the response.",
 			Hint: "Pass your connection as the session's Peer, so that its Send writes each progress notification to stdout while the tool runs, " +
 				"at once: a notification that waits in a buffer until the response is flushed tells the client nothing. The token goes back exactly as sent, string or number.",
 			Run: checkProgress,
@@ -321,19 +325,31 @@ func checkPingAndIDs(t *check.T) {
 	// Ids of every JSON type and awkward value: a string that looks like a
 	// number next to that number, zero, a negative, and 2^53+1, which a
 	// float64 cannot hold.
-	ids := []string{`0`, `"7"`, `7`, `-5`, `9007199254740993`, `"abc-1"`}
+	ids := []string{`0`, `"7"`, `7`, `-5`, bigID, `"abc-1"`}
 	for _, id := range ids {
 		s.Send(wire.Request(id, "ping", nil))
 	}
-	for _, id := range ids {
+	pong := func(id string) {
 		resp := s.AwaitResponse(wire.T1, id, "ping")
 		if resp.Error != nil || !wire.SameJSON(resp.Result, json.RawMessage(`{}`)) {
 			t.Fail(check.Failure{What: fmt.Sprintf("ping (id %s) did not get an empty result", id),
 				Got: check.Quote(string(resp.Raw)), Want: fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,"result":{}}`, id)})
 		}
 	}
+	end := t.SpecRule()
+	for _, id := range ids {
+		if id != bigID {
+			pong(id)
+		}
+	}
+	end()
+	pong(bigID) // the course's rule: JSON parsers part ways beyond 2^53
+	defer t.SpecRule()()
 	strayAfter(t, s, "a line that answers none of the pings (a duplicate response, or a response with a changed id)")
 }
+
+// bigID is 2^53+1, the first integer a float64 cannot hold.
+const bigID = `9007199254740993`
 
 func checkPingBeforeInitialize(t *check.T) {
 	s := wire.StartStdio(t)
@@ -557,8 +573,13 @@ func checkProgress(t *check.T) {
 		}
 		values := progressValues(t, before, tokenJSON)
 		if len(values) != 3 {
+			want := `three {"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":` + string(tokenJSON) + `,"progress":1,...}} lines, then the response`
+			if late := s.Within(300*time.Millisecond, func(m *wire.Msg) bool { return m.MethodName() == "notifications/progress" }); late != nil {
+				t.Fail(check.Failure{What: fmt.Sprintf("countdown from 3 with progress token %s sent %d progress notifications before its response, and one after it", tokenJSON, len(values)),
+					Got: check.Quote(string(late.Raw)), Want: want, Cites: &progressStops})
+			}
 			t.Fail(check.Failure{What: fmt.Sprintf("countdown from 3 with progress token %s sent %d progress notifications before its response, not 3", tokenJSON, len(values)),
-				Want: `three {"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":` + string(tokenJSON) + `,"progress":1,...}} lines, then the response`})
+				Want: want})
 		}
 	}
 	s.Send(wire.Request(`"no-token"`, "tools/call", wire.ToolCall("countdown", map[string]any{"from": 2, "interval_ms": 10}, nil)))

@@ -272,7 +272,7 @@ func (o *Outcome) Verdict() string {
 			}
 			fmt.Fprintf(w, "  %-9s (fails because %s does)\n", id, o.BlockedBy[id])
 		case r.Rule == check.SpecRule:
-			fmt.Fprintf(&spec, "  %-9s [%s] %s\n  %-9s %s\n  %-9s the server: %s\n", id, r.Check.Severity, r.Check.Title, "", r.Check.Spec, "", r.What)
+			fmt.Fprintf(&spec, "  %-9s %s\n  %-9s %s\n  %-9s the server: %s\n", id, r.Check.Title, "", r.Cites, "", r.What)
 		default:
 			fmt.Fprintf(&course, "  %-9s %s\n  %-9s the server: %s\n", id, r.Check.Title, "", r.What)
 		}

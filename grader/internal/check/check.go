@@ -156,6 +156,10 @@ type Failure struct {
 	// says 403, rather than a 403 without the error body the course wants.
 	// In a check without Course text every failure breaks the spec.
 	Spec bool
+	// Cites is the spec rule the failure breaks when it is not the check's
+	// own, such as the progress rule for a check of streams; it implies
+	// Spec.
+	Cites *Spec
 }
 
 // Status is the outcome of a check.
@@ -197,6 +201,9 @@ type Result struct {
 	// Rule says whose rule a failure or a warning breaks: the spec's, or
 	// only the course's (see Failure.Spec). It is "" on a pass or a skip.
 	Rule Rule
+	// Cites is the rule a failure breaks: the check's Spec, or the one the
+	// failure names (Failure.Cites).
+	Cites Spec
 	// What is the failure's one-line description, or why the check was
 	// skipped.
 	What string
@@ -221,6 +228,7 @@ type T struct {
 	suspects []string // causes suspected so far, in order (see Suspect)
 	skipped  string   // why the check does not apply (see Skip)
 	counts   map[string]int
+	spec     int // open SpecRule sections
 }
 
 // Count adds one to the check's counter named key and returns its new
@@ -278,11 +286,27 @@ func (t *T) Suspect(cause string) (withdraw func()) {
 	}
 }
 
+// SpecRule opens a section of the check in which every failure breaks the
+// spec's own rule (Failure.Spec), failures that wire reports included: in a
+// check whose Course text asks for more than the spec, the part that asks
+// only what the spec asks. The returned function closes the section.
+func (t *T) SpecRule() (end func()) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.spec++
+	return func() {
+		t.mu.Lock()
+		defer t.mu.Unlock()
+		t.spec--
+	}
+}
+
 // Fail records the failure and ends the check. Only the first failure of a
 // check is reported: later ones are usually its consequences.
 func (t *T) Fail(f Failure) {
 	t.mu.Lock()
 	if t.failure == nil {
+		f.Spec = f.Spec || t.spec > 0
 		t.failure = &f
 	}
 	t.mu.Unlock()
@@ -334,7 +358,7 @@ func (t *T) Errorf(format string, args ...any) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if t.failure == nil {
-		t.failure = &Failure{What: strings.TrimSpace(fmt.Sprintf(format, args...))}
+		t.failure = &Failure{What: strings.TrimSpace(fmt.Sprintf(format, args...)), Spec: t.spec > 0}
 	}
 }
 
@@ -342,7 +366,7 @@ func (t *T) Errorf(format string, args ...any) {
 func (t *T) FailNow() {
 	t.mu.Lock()
 	if t.failure == nil {
-		t.failure = &Failure{What: "check failed"}
+		t.failure = &Failure{What: "check failed", Spec: t.spec > 0}
 	}
 	t.mu.Unlock()
 	runtime.Goexit()
@@ -397,9 +421,12 @@ func Run(ctx context.Context, c *Check, target Target) Result {
 		if c.Severity == Should {
 			r.Status = Warn
 		}
-		r.Rule, r.What = CourseRule, t.failure.What
-		if c.Course == "" || t.failure.Spec {
+		r.Rule, r.What, r.Cites = CourseRule, t.failure.What, c.Spec
+		if c.Course == "" || t.failure.Spec || t.failure.Cites != nil {
 			r.Rule = SpecRule
+		}
+		if t.failure.Cites != nil {
+			r.Cites = *t.failure.Cites
 		}
 		r.Report = t.report(c, r.Status)
 		r.Cause = t.failure.Cause

@@ -145,9 +145,12 @@ func (t *T) report(c *Check, status Status) string {
 	if t.Target.External() {
 		// An external server is judged against the spec first: say whether
 		// this failure breaks it, or only what the course asks beyond it.
-		if c.Course == "" || f.Spec {
+		switch {
+		case f.Cites != nil:
+			field("rule", "spec: the server breaks "+f.Cites.String())
+		case c.Course == "" || f.Spec:
 			field("rule", fmt.Sprintf("spec (%s): the server breaks the MCP rule cited above", c.Severity))
-		} else {
+		default:
 			field("rule", "course: the server may meet the spec here; it misses what the course asks beyond it (see course above)")
 		}
 	}
