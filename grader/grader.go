@@ -367,15 +367,41 @@ func BuildOutput(err error) (output string, ok bool) {
 // every program that calls Prepare calls it on the way out.
 func Cleanup() { build.Cleanup() }
 
+// Statuses and rules of a check's result, for programs outside the grader
+// (the compatibility table in bench/ grades servers through this package).
+const (
+	Pass       = check.Pass
+	Fail       = check.Fail
+	Warn       = check.Warn
+	Skip       = check.Skip
+	SpecRule   = check.SpecRule
+	CourseRule = check.CourseRule
+	Must       = check.Must
+)
+
+// Run runs one check of a lesson against target.
+func Run(ctx context.Context, c *check.Check, target check.Target) check.Result {
+	return check.Run(ctx, c, target)
+}
+
 // parallel is how many checks RunAll runs at once. Checks spend most of
 // their time waiting on the target, so more than one per CPU is fine.
 const parallel = 16
+
+// commandParallel is how many checks RunAll runs at once on an external
+// stdio command: each check starts it afresh, and a command may be an
+// interpreter that takes CPU to start.
+const commandParallel = 4
 
 // RunAll runs every check of l against target, several at a time, and
 // returns the results in the lesson's order.
 func RunAll(ctx context.Context, l *Lesson, target check.Target) []check.Result {
 	results := make([]check.Result, len(l.Checks))
-	sem := make(chan struct{}, parallel)
+	n := parallel
+	if len(target.Command) > 0 {
+		n = commandParallel
+	}
+	sem := make(chan struct{}, n)
 	var wg sync.WaitGroup
 	for i, c := range l.Checks {
 		wg.Add(1)

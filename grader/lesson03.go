@@ -16,6 +16,7 @@ var (
 	resumeRule    = func(q string) check.Spec { return httpRule("Resumability and Redelivery", q) }
 	multipleRule  = func(q string) check.Spec { return httpRule("Multiple Connections", q) }
 	resumeMayRule = resumeRule("The server MAY use this header to replay messages that would have been sent after the last event ID, on the stream that was disconnected, and to resume the stream from that point.")
+	ownStreamRule = resumeRule("The server MUST NOT replay messages that would have been delivered on a different stream.")
 )
 
 // resumeCourse is the Course text of the checks that grade replay: the spec
@@ -233,7 +234,9 @@ var Lesson03 = &Lesson{
 		{
 			ID: "SSE-22", Step: 4, Severity: check.Must, Budget: 6 * time.Second,
 			Title: "a resumed stream replays its own events only, never another stream's",
-			Spec:  resumeRule("The server MUST NOT replay messages that would have been delivered on a different stream."),
+			Spec:  ownStreamRule,
+			Course: "Beyond the spec's MUST NOT, the course requires the resumed stream to carry exactly the events its client missed, " +
+				"then the response, and then to end.",
 			Hint:  "The log holds every stream's events, interleaved. Replay only the events whose stream is the one the Last-Event-ID names.",
 			Run:   checkReplayStaysOnItsStream,
 		},
@@ -330,10 +333,19 @@ func openGET(t *check.T, h *wire.HTTP, session, version, lastEventID, purpose st
 	s := h.Open(wire.Req{Method: http.MethodGet, Header: getHeaders(session, version, lastEventID), Purpose: purpose})
 	if lastEventID == "" {
 		skipWithoutGETStream(t, s.Status)
+		if t.Target.External() && s.Status != http.StatusMethodNotAllowed && (s.Status != http.StatusOK || s.ContentType != "text/event-stream") {
+			// A GET in a live session, which asks for a stream: the spec
+			// allows a stream or 405, nothing else.
+			t.Fail(check.Failure{What: purpose + " got neither an SSE stream nor 405", Got: streamSummary(s),
+				Want: "HTTP 200, Content-Type: text/event-stream (or 405, for a server that offers no stream)", Cites: &getRule})
+		}
 	}
 	expectEventStream(t, s, purpose)
 	return s
 }
+
+// getRule is the spec's rule for what a GET gets.
+var getRule = listeningRule("The server MUST either return Content-Type: text/event-stream in response to this HTTP GET, or else return HTTP 405 Method Not Allowed")
 
 // openResume opens a GET that resumes a stream whose client the grader has
 // just dropped. The server may not have seen that client go yet, and then
@@ -603,13 +615,16 @@ func checkGETSessionErrors(t *check.T) {
 	requireGETStream(t, h, session)
 	resp := h.Do(wire.Req{Method: http.MethodGet, Header: getHeaders("", rev, ""), Purpose: "GET without MCP-Session-Id"})
 	expectStatus(t, resp, http.StatusBadRequest, "a GET without MCP-Session-Id")
+	end := t.SpecRule() // the spec's MUST: 404 for a session that is gone
 	resp = h.Do(wire.Req{Method: http.MethodGet, Header: getHeaders("grader-made-up-session", rev, ""), Purpose: "GET with a session id the server never issued"})
 	expectStatus(t, resp, http.StatusNotFound, "a GET with a session id the server never issued")
+	end()
 	resp = h.Do(wire.Req{Method: http.MethodDelete, Header: wire.Headers(session, rev), Purpose: "DELETE the session"})
 	if resp.Status < 200 || resp.Status > 299 {
 		t.Fail(check.Failure{What: "DELETE of a live session did not succeed", Got: resp.Summary(), Want: "a 2xx status"})
 	}
 	resp = h.Do(wire.Req{Method: http.MethodGet, Header: getHeaders(session, rev, ""), Purpose: "GET with the deleted session's id"})
+	defer t.SpecRule()()
 	expectStatus(t, resp, http.StatusNotFound, "a GET with a deleted session's id")
 }
 
@@ -992,13 +1007,14 @@ func expectRest(t *check.T, s *wire.Stream, token, id string, seen float64, to i
 		m, _ := s.Await(wire.T2, "the rest of the countdown and its response", func(*wire.Msg) bool { return true }, nil)
 		switch tok, v, ok := progressOf(m); {
 		case ok && tok != `"`+token+`"`:
-			t.Fail(check.Failure{What: "the resumed stream carried another request's progress", Got: check.Quote(string(m.Raw)), Want: "progress with token " + token})
+			t.Fail(check.Failure{What: "the resumed stream carried another request's progress", Got: check.Quote(string(m.Raw)), Want: "progress with token " + token,
+				Cites: &ownStreamRule})
 		case ok:
 			values = append(values, v)
 		case m.IsResponseTo(id):
 			answered = true
 		default:
-			t.Fail(check.Failure{What: "the resumed stream carried a message that does not belong to it", Got: check.Quote(string(m.Raw))})
+			t.Fail(check.Failure{What: "the resumed stream carried a message that does not belong to it", Got: check.Quote(string(m.Raw)), Cites: &ownStreamRule})
 		}
 	}
 	var want []float64

@@ -4,6 +4,7 @@
 //
 //   node server.mjs                                  stdio
 //   node server.mjs -http 127.0.0.1:0 [-stateless]   Streamable HTTP at /mcp
+//   node server.mjs -http 127.0.0.1:0 -resumable     with the SDK's InMemoryEventStore
 //
 // It uses the SDK's low-level Server, so that tools/list shows the
 // contract's JSON schemas exactly. Stateful mode keeps one Server and one
@@ -15,6 +16,7 @@ import { randomUUID } from "node:crypto";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+import { InMemoryEventStore } from "@modelcontextprotocol/sdk/examples/shared/inMemoryEventStore.js";
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
 
 const tools = JSON.parse(readFileSync(new URL("../contract/tools.json", import.meta.url), "utf8"));
@@ -96,6 +98,7 @@ const text = (t) => ({ content: [{ type: "text", text: t }] });
 const argv = process.argv.slice(2);
 const httpAddr = argv.includes("-http") ? argv[argv.indexOf("-http") + 1] : "";
 const stateless = argv.includes("-stateless");
+const resumable = argv.includes("-resumable"); // the SDK's in-memory event store, from its examples
 
 if (!httpAddr) {
   await newServer().connect(new StdioServerTransport());
@@ -125,6 +128,7 @@ if (!httpAddr) {
       if (req.method !== "POST" || !isInitializeRequest(body)) return plain(res, 400, "send initialize first");
       transport = new StreamableHTTPServerTransport({
         sessionIdGenerator: () => randomUUID(),
+        eventStore: resumable ? new InMemoryEventStore() : undefined,
         onsessioninitialized: (sid) => sessions.set(sid, transport),
       });
       transport.onclose = () => transport.sessionId && sessions.delete(transport.sessionId);

@@ -205,8 +205,9 @@ type Result struct {
 	// failure names (Failure.Cites).
 	Cites Spec
 	// What is the failure's one-line description, or why the check was
-	// skipped.
+	// skipped; Got is what arrived, when the failure says.
 	What string
+	Got  string
 	// Skipped says why a skipped check did not apply, such as "needs
 	// -session-timeout, a flag of the course's own servers".
 	Skipped string
@@ -421,7 +422,7 @@ func Run(ctx context.Context, c *Check, target Target) Result {
 		if c.Severity == Should {
 			r.Status = Warn
 		}
-		r.Rule, r.What, r.Cites = CourseRule, t.failure.What, c.Spec
+		r.Rule, r.What, r.Got, r.Cites = CourseRule, t.failure.What, t.failure.Got, c.Spec
 		if c.Course == "" || t.failure.Spec || t.failure.Cites != nil {
 			r.Rule = SpecRule
 		}

@@ -52,7 +52,15 @@ type Stdio struct {
 
 	mu     sync.Mutex
 	resume chan struct{} // while reading is paused, closed to resume it
+
+	// grace is added to the first wait for an answer: an external command
+	// may be an interpreter that takes a while to start (node, python),
+	// which the grader does not count against the server's answers.
+	grace time.Duration
 }
+
+// startupGrace is how long an external command may take to start.
+const startupGrace = 3 * time.Second
 
 // maxKept caps how many received lines a conversation remembers.
 const maxKept = 2000
@@ -71,6 +79,9 @@ func StartStdio(t *check.T) *Stdio {
 	t.Cleanup(p.Kill)
 	t.AttachStderr(p.Stderr)
 	s := &Stdio{t: t, Proc: p, lines: make(chan Line, 256)}
+	if len(t.Target.Command) > 0 {
+		s.grace = startupGrace
+	}
 	t.SetRepro(s.repro)
 	go s.read()
 	return s
@@ -193,6 +204,7 @@ func (s *Stdio) ResumeReads() {
 // Within waits up to d for a message for which match returns true, like
 // Await, but returns nil instead of failing when none comes.
 func (s *Stdio) Within(d time.Duration, match func(*Msg) bool) *Msg {
+	d += s.takeGrace()
 	for i, l := range s.pending {
 		if l.Msg != nil && match(l.Msg) {
 			s.pending = append(s.pending[:i], s.pending[i+1:]...)
@@ -249,6 +261,7 @@ func (s *Stdio) Await(within time.Duration, what string, match func(*Msg) bool) 
 
 // AwaitLine is Await for any line, such as a JSON array (a batch response).
 func (s *Stdio) AwaitLine(within time.Duration, what string, match func(Line) bool) Line {
+	within += s.takeGrace()
 	for i, l := range s.pending {
 		if match(l) {
 			s.pending = append(s.pending[:i], s.pending[i+1:]...)
@@ -280,6 +293,13 @@ func (s *Stdio) AwaitLine(within time.Duration, what string, match func(Line) bo
 			s.pending = append(s.pending, l)
 		}
 	}
+}
+
+// takeGrace returns the startup grace, once.
+func (s *Stdio) takeGrace() time.Duration {
+	g := s.grace
+	s.grace = 0
+	return g
 }
 
 // AwaitResponse waits for the response to the request with id (its JSON text).

@@ -28,6 +28,9 @@ func main() {
 		}
 		return
 	}
+	if flags.Resumable {
+		log.Fatal("mcp-go v1.2.1 keeps no events to resume streams from: -resumable is not supported")
+	}
 	var opts []server.StreamableHTTPOption
 	if flags.Stateless {
 		opts = append(opts, server.WithStateLess(true))
