@@ -237,8 +237,8 @@ var Lesson03 = &Lesson{
 			Spec:  ownStreamRule,
 			Course: "Beyond the spec's MUST NOT, the course requires the resumed stream to carry exactly the events its client missed, " +
 				"then the response, and then to end.",
-			Hint:  "The log holds every stream's events, interleaved. Replay only the events whose stream is the one the Last-Event-ID names.",
-			Run:   checkReplayStaysOnItsStream,
+			Hint: "The log holds every stream's events, interleaved. Replay only the events whose stream is the one the Last-Event-ID names.",
+			Run:  checkReplayStaysOnItsStream,
 		},
 		{
 			ID: "SSE-23", Step: 4, Severity: check.Must, Budget: 5 * time.Second,
