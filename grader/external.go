@@ -88,7 +88,8 @@ func requireGETStream(t *check.T, h *wire.HTTP, session string) {
 // spec leaves to servers (MAY), so checks of resumption do not apply.
 func skipWithoutEventIDs(t *check.T, what string) {
 	if t.Target.External() {
-		t.Skip("the events of " + what + " carry no id: the server does not offer resumption with Last-Event-ID, which the spec leaves to it (MAY), so this check does not apply")
+		t.Wire.Event("the events of %s carry no id", what)
+		t.Skip("the server's SSE events carry no id: it does not offer resumption with Last-Event-ID, which the spec leaves to it (MAY), so this check does not apply")
 	}
 }
 

@@ -88,6 +88,8 @@ var Lesson01 = &Lesson{
 			ID: "STDIO-07", Step: 1, Severity: check.Must, Budget: 5 * time.Second,
 			Title: "notifications, and responses from the client, get no reply",
 			Spec:  messagesRule("The receiver MUST NOT send a response"),
+			Course: "The spec's words are about notifications. A response the client sends (to a request of the server's) needs no answer either: " +
+				"JSON-RPC answers requests only. The course requires silence for both, a response to no request of the server's included.",
 			Hint: "A message with a method and no id is a notification: never answer it, not even with an error for a method you do not know. " +
 				"A message with an id and a result or an error, but no method, is a response to a request of the server's: it is not invalid, and it gets no answer either. " +
 				"session.Handle returns nil for both: write nothing then.",
@@ -421,15 +423,19 @@ func checkOnlyMessagesOnStdout(t *check.T) {
 func checkNotificationsGetNoReply(t *check.T) {
 	s := wire.StartStdio(t)
 	s.Initialize(rev)
+	end := t.SpecRule() // notifications: the spec's MUST NOT
 	s.Send(wire.Notification("notifications/grader-unknown", map[string]any{"x": 1}))
 	s.Send(wire.Notification("notifications/cancelled", map[string]any{"requestId": "no-such-request", "reason": "grader"}))
 	s.Send(wire.Notification("notifications/cancelled", nil)) // malformed: SHOULD be ignored
+	s.Call(`2`, "ping", nil)
+	strayAfter(t, s, "a reply to a notification")
+	end()
 	// Responses to requests the server never sent: nothing to route them
 	// to, and nothing to answer.
 	s.Send(`{"jsonrpc":"2.0","id":"srv-1","result":{}}`)
 	s.Send(`{"jsonrpc":"2.0","id":"srv-2","error":{"code":-1,"message":"the client could not do it"}}`)
-	s.Call(`2`, "ping", nil)
-	strayAfter(t, s, "a reply to a notification, or to a response")
+	s.Call(`3`, "ping", nil)
+	strayAfter(t, s, "a reply to a response")
 }
 
 func checkUnknownMethod(t *check.T) {

@@ -376,6 +376,12 @@ func (t *T) FailNow() {
 // Helper is a no-op, for testify.
 func (t *T) Helper() {}
 
+// StartupGrace is how long an external stdio command may take to start
+// (an interpreter such as node or python), beyond what the checks allow a
+// server to answer: the first wait for an answer, and the check's budget,
+// are that much longer for it.
+const StartupGrace = 3 * time.Second
+
 // grace is how long a check that ran out of budget gets to wind down once
 // its context is cancelled (which kills its processes and closes its pipes).
 const grace = 3 * time.Second
@@ -386,7 +392,11 @@ func Run(ctx context.Context, c *Check, target Target) Result {
 	if why := target.Unmet(c.Needs); why != "" {
 		return Result{Check: c, Status: Skip, Skipped: why, What: why, Report: skipReport(c, why)}
 	}
-	ctx, cancel := context.WithTimeout(ctx, c.Budget)
+	budget := c.Budget
+	if len(target.Command) > 0 {
+		budget += StartupGrace // an external command may take a while to start
+	}
+	ctx, cancel := context.WithTimeout(ctx, budget)
 	defer cancel()
 
 	t := &T{ctx: ctx, Target: target, Wire: newWire(start), Check: c}
@@ -406,7 +416,7 @@ func Run(ctx context.Context, c *Check, target Target) Result {
 		}
 		t.mu.Lock()
 		if t.failure == nil {
-			t.failure = &Failure{What: fmt.Sprintf("the check did not finish within its %v budget", c.Budget)}
+			t.failure = &Failure{What: fmt.Sprintf("the check did not finish within its %v budget", budget)}
 		}
 		t.mu.Unlock()
 	}

@@ -59,8 +59,6 @@ type Stdio struct {
 	grace time.Duration
 }
 
-// startupGrace is how long an external command may take to start.
-const startupGrace = 3 * time.Second
 
 // maxKept caps how many received lines a conversation remembers.
 const maxKept = 2000
@@ -80,7 +78,7 @@ func StartStdio(t *check.T) *Stdio {
 	t.AttachStderr(p.Stderr)
 	s := &Stdio{t: t, Proc: p, lines: make(chan Line, 256)}
 	if len(t.Target.Command) > 0 {
-		s.grace = startupGrace
+		s.grace = check.StartupGrace
 	}
 	t.SetRepro(s.repro)
 	go s.read()

@@ -21,7 +21,7 @@ import (
 
 func main() {
 	flags := peerflag.Parse("mcpgo-server")
-	s := newServer()
+	s := newServer(flags.Stateless)
 	if flags.HTTP == "" {
 		if err := server.ServeStdio(s); err != nil {
 			log.Fatal(err)
@@ -42,7 +42,10 @@ func main() {
 	}
 }
 
-func newServer() *server.MCPServer {
+// newServer returns the server. Without sessions, every request is a
+// session of its own, as in the other peers: mcp-go gives all stateless
+// requests one session id, so no note is kept there.
+func newServer(stateless bool) *server.MCPServer {
 	var notes contract.Sessions
 	hooks := &server.Hooks{}
 	hooks.AddOnUnregisterSession(func(_ context.Context, session server.ClientSession) {
@@ -60,10 +63,16 @@ func newServer() *server.MCPServer {
 			return contract.Echo(args)
 		},
 		"add_note": func(ctx context.Context, _ mcp.CallToolRequest, args json.RawMessage) (string, error) {
+			if stateless {
+				return new(contract.Notes).Add(args) // kept by no session
+			}
 			n, _ := notes.Make(sessionKey(ctx))
 			return n.Add(args)
 		},
 		"list_notes": func(ctx context.Context, _ mcp.CallToolRequest, _ json.RawMessage) (string, error) {
+			if stateless {
+				return new(contract.Notes).List(), nil
+			}
 			return notes.Get(sessionKey(ctx)).List(), nil
 		},
 		"countdown": func(ctx context.Context, req mcp.CallToolRequest, args json.RawMessage) (string, error) {
