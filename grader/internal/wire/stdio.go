@@ -59,7 +59,6 @@ type Stdio struct {
 	grace time.Duration
 }
 
-
 // maxKept caps how many received lines a conversation remembers.
 const maxKept = 2000
 
