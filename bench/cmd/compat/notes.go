@@ -1,5 +1,7 @@
 package main
 
+import "strings"
+
 // notes explain the spec findings, per server and check ("gosdk/HTTP-08"),
 // or per check for every server ("ORIGIN-01"): who reads the spec right,
 // and why. Each was written after reading the spec's text at the section
@@ -68,6 +70,48 @@ var notes = map[string]string{
 	"ORIGIN-02": origin + " Here a foreign page's GET opens the session's stream (and its POST and DELETE are served too).",
 	"ORIGIN-04": origin + " Here `Origin: null`, which any page can send from a sandboxed iframe or a `data:` URL, is served.",
 }
+
+// summary is what the table says, written by hand from a full run at the
+// pinned versions; the command prints it under the table.
+var summary = strings.Join([]string{
+	"## What it says",
+	"",
+	"- **No SDK refuses a foreign Origin by default** (ORIGIN-01, ORIGIN-02, ORIGIN-04): it is the one MUST every HTTP row breaks, " +
+		"and the spec leaves no doubt. go-sdk and mcp-go do refuse a `Host` that is not a loopback name on a loopback connection, " +
+		"which stops DNS rebinding (ORIGIN-11 fails only on the course's error body); the TypeScript SDK checks neither by default.",
+	"- **Bad input over stdio**: none answers a line that is not JSON, or an invalid message, as JSON-RPC says (STDIO-10 to STDIO-13). " +
+		"go-sdk ends the session at the first such line; the TypeScript SDK drops it silently; mcp-go answers, with the wrong code. " +
+		"The grader sent what stdio's rules forbid a client to send, so these matter for robustness more than for interoperability.",
+	"- **2025-03-26 batches**: each server agrees to 2025-03-26 at initialize, and that revision says implementations MUST receive " +
+		"batches. Over stdio none does it right (go-sdk never answers a batch that holds a notification); over HTTP go-sdk and the " +
+		"TypeScript SDK do, mcp-go does not.",
+	"- **go-sdk over HTTP** answers a request for an unknown method with HTTP 400 and a plain-text body, no JSON-RPC response (HTTP-08).",
+	"- **mcp-go** writes the last progress notification of a call after its response (STDIO-17), and answers 200 to a DELETE of a " +
+		"session that has ended (HTTP-12).",
+	"- **The course's reference** passes every check that applies to it, graded the same way: what it skips is what the external " +
+		"mode cannot grade on any server (the course's flags, restarts, SIGTERM to a server at a URL, the WebSocket).",
+	"",
+	"Course-rule failures are many on every SDK: they are where the course asks more than the spec (statuses the spec leaves open, " +
+		"cancellation's SHOULDs, body limits). A few are worth knowing: go-sdk's DELETE does not answer until every request running in " +
+		"the session has finished, since closing a session waits for them (HTTP-13); the TypeScript SDK leaves a cancelled request's " +
+		"stream open for ever (HTTP-23); mcp-go reads a request body of any size (HTTP-07, HTTP-28); go-sdk and mcp-go answer a " +
+		"cancelled request, which the spec says they SHOULD NOT (STDIO-18, HTTP-23). Timing decides some course checks (go-sdk's " +
+		"STDIO-24 and STDIO-25, for one): a run may count them differently.",
+	"",
+	"### go-sdk and the reference",
+	"",
+	"Graded side by side, go-sdk v1.8.0 and the course's reference disagree on about thirty checks, listed in go-sdk's section. " +
+		"On the spec's own rules the reading above holds in each case: where go-sdk breaks a MUST (Origin, bad input on stdio, " +
+		"batches with notifications, unknown methods over HTTP), the spec's text is on the reference's side; no check found the " +
+		"reference breaking a rule go-sdk keeps. The rest are the course's choices, each allowed by the spec either way: `q=0` in " +
+		"Accept read as a refusal, 406 rather than 400 for a GET that cannot take a stream, 202 for an unknown notification, 400 " +
+		"rather than 200 for a request without a session (the spec: SHOULD 400), 400 for an initialize that names a session, a DELETE " +
+		"answered at once, JSON rather than SSE when a request has no progress token, a JSON-RPC error body in every refusal, no answer " +
+		"to a cancelled request (the spec: SHOULD NOT), a 4xx rather than an empty stream for a resume of an ended stream (lesson 03 " +
+		"explains why), a retry field in the priming event, and over stdio the requests in flight finished at the end of input, and " +
+		"batches judged by the version initialize has just agreed.",
+	"",
+}, "\n")
 
 // Texts several notes share.
 const (

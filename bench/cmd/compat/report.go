@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"runtime"
-	"slices"
 	"sort"
 	"strings"
 
@@ -179,6 +178,9 @@ func report(servers []*server, table []*graded, versions map[string]string, smok
 		}
 	}
 
+	if !smoke {
+		b.WriteString("\n" + summary)
+	}
 	for _, s := range servers {
 		fmt.Fprintf(&b, "\n## %s\n\n%s.\n", s.name, upper(s.about))
 		all := findings(s, table)
@@ -220,20 +222,10 @@ func report(servers []*server, table []*graded, versions map[string]string, smok
 		section("Failures that follow from one above", func(f *finding) bool { return !primary(f) }, false)
 
 		var flaky []string
-		skips := map[string][]string{}
 		for _, g := range table {
-			if g.row.server != s {
-				continue
-			}
-			for _, id := range g.flaky {
-				flaky = append(flaky, fmt.Sprintf("%s (%s)", id, g.row.mode))
-			}
-			for _, r := range g.outcome.Results {
-				if r.Status == grader.Skip {
-					key := skipKey(r.Skipped)
-					if !slices.Contains(skips[key], r.Check.ID) {
-						skips[key] = append(skips[key], r.Check.ID)
-					}
+			if g.row.server == s {
+				for _, id := range g.flaky {
+					flaky = append(flaky, fmt.Sprintf("%s (%s)", id, g.row.mode))
 				}
 			}
 		}
@@ -241,15 +233,32 @@ func report(servers []*server, table []*graded, versions map[string]string, smok
 			fmt.Fprintf(&b, "\n### Passed on the second try\n\n%s: each failed once and passed on a fresh server, so it counts as passed; "+
 				"a check that fails only under load, or only sometimes.\n", strings.Join(flaky, ", "))
 		}
-		if len(skips) > 0 {
-			b.WriteString("\n### Checks that did not apply\n\n")
+		b.WriteString("\n### Checks that did not apply\n\nBeside the checks of the other mode (with sessions, or without), which each HTTP row skips:\n\n")
+		for _, r := range rows([]*server{s}) {
+			skips := map[string][]string{}
 			var reasons []string
-			for k := range skips {
-				reasons = append(reasons, k)
+			for _, g := range table {
+				if g.row != r {
+					continue
+				}
+				for _, res := range g.outcome.Results {
+					if res.Status != grader.Skip || strings.Contains(res.Skipped, "sessions, and this one") {
+						continue
+					}
+					key := skipKey(res.Skipped)
+					if skips[key] == nil {
+						reasons = append(reasons, key)
+					}
+					skips[key] = append(skips[key], res.Check.ID)
+				}
 			}
+			if len(reasons) == 0 {
+				continue
+			}
+			fmt.Fprintf(&b, "- %s:\n", r.mode)
 			sort.Strings(reasons)
 			for _, k := range reasons {
-				fmt.Fprintf(&b, "- %s: %s\n", upper(k), strings.Join(skips[k], ", "))
+				fmt.Fprintf(&b, "  - %s: %s\n", k, strings.Join(skips[k], ", "))
 			}
 		}
 	}
@@ -262,9 +271,17 @@ func skipKey(why string) string {
 	why = strings.TrimPrefix(why, "this check ")
 	switch {
 	case strings.HasPrefix(why, "starts the server with -"):
-		return "it starts the server with flags of the course's own servers"
+		return "they start the server with flags of the course's own servers"
 	case strings.HasPrefix(why, "relies on the allowlist"):
-		return "it relies on the allowlist lesson 04 starts the course's servers with, and the server claims none"
+		return "they rely on the allowlist lesson 04 starts the course's servers with (" + strings.SplitN(strings.TrimPrefix(why, "relies on the allowlist "), " ", 2)[0] + "), which this server does not claim"
+	case strings.HasPrefix(why, "relies on "):
+		return "they rely on " + strings.TrimPrefix(why, "relies on ")
+	case strings.HasPrefix(why, "starts the server itself"):
+		return "they start the server themselves, with arguments of their own, and a server at a URL was started by someone else"
+	case strings.HasPrefix(why, "sends SIGTERM"):
+		return "they send SIGTERM to the server, and a server at a URL was started by someone else"
+	case strings.HasPrefix(why, "asks the history tool"):
+		return "they ask the history tool how requests ended, and the server does not list it (it is outside the tool contract)"
 	}
 	return why
 }

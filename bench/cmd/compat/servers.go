@@ -101,7 +101,7 @@ func build(courseRoot, benchRoot, dir string) ([]*server, map[string]string, err
 		return nil, nil, err
 	}
 	reference := &server{
-		key: "reference", name: "the course's reference",
+		key: "reference", name: "Course reference",
 		about: "solutions/01-stdio over stdio; solutions/04-origin (stages 02-04: sessions, resumable streams, the Origin allowlist) over HTTP, " +
 			"with -allow-origin set to the allowlist lesson 04 grades",
 		stdio: []string{ref01},
