@@ -86,8 +86,8 @@ var summary = strings.Join([]string{
 		"batches. Over stdio none does it right (go-sdk never answers a batch that holds a notification); over HTTP go-sdk and the " +
 		"TypeScript SDK do, mcp-go does not.",
 	"- **go-sdk over HTTP** answers a request for an unknown method with HTTP 400 and a plain-text body, no JSON-RPC response (HTTP-08).",
-	"- **mcp-go** writes the last progress notification of a call after its response (STDIO-17), and answers 200 to a DELETE of a " +
-		"session that has ended (HTTP-12).",
+	"- **mcp-go** can write the last progress notification of a call after its response (STDIO-17: timing decides, and a run that " +
+		"sees it only once counts it as passed on the second try), and answers 200 to a DELETE of a session that has ended (HTTP-12).",
 	"- **The course's reference** passes every check that applies to it, graded the same way: what it skips is what the external " +
 		"mode cannot grade on any server (the course's flags, restarts, SIGTERM to a server at a URL, the WebSocket).",
 	"",
