@@ -276,5 +276,12 @@ async function main() {
 
 main().then(
   () => finish(0),
-  () => finish(1) // the failed step is in the report
+  (error) => {
+    // A failed step is in the report already; anything else failed before
+    // the first step (a transport this Node.js cannot make).
+    if (report.steps.every((s) => s.ok)) {
+      report.steps.push({ name: 'setup', ok: false, ms: since(), error: String(error?.message ?? error) });
+    }
+    finish(1);
+  }
 );
