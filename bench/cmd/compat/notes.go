@@ -67,8 +67,10 @@ var notes = map[string]string{
 	"mcpgo/HTTP-19": batches + " mcp-go has no batches over HTTP: it answers the array with 400 and -32700 \"request body is not valid json\".",
 
 	"ORIGIN-01": origin + " Here the grader sends `initialize` with `Origin: http://evil.example`, and the server answers it.",
-	"ORIGIN-02": origin + " Here a foreign page's GET opens the session's stream (and its POST and DELETE are served too).",
-	"ORIGIN-04": origin + " Here `Origin: null`, which any page can send from a sandboxed iframe or a `data:` URL, is served.",
+	"ORIGIN-02": "The rule of ORIGIN-01, on \"all incoming connections\": here a foreign page's GET opens the session's stream " +
+		"(and its POST and DELETE are served too). Same reason, same verdict.",
+	"ORIGIN-04": "The rule of ORIGIN-01: here `Origin: null`, which any page can send from a sandboxed iframe or a `data:` URL, is served. " +
+		"Same reason, same verdict.",
 }
 
 // summary is what the table says, written by hand from a full run at the
@@ -129,10 +131,10 @@ const (
 		"2025-03-26 takes on its rules; the alternative the spec offers is to answer `initialize` with another version. The grader is right."
 	origin = "The spec: \"Servers MUST validate the Origin header on all incoming connections to prevent DNS rebinding attacks\", and " +
 		"\"If the Origin header is present and invalid, servers MUST respond with HTTP 403 Forbidden\" (Streamable HTTP, Security Warning). " +
-		"No SDK does it by default, and the peers, like servers built from the SDKs' examples, add nothing: go-sdk checks only that `Host` is " +
-		"a loopback name on a loopback connection, and leaves Origin to middleware (its `CrossOriginProtection` option is deprecated in favour " +
-		"of net/http's, which lets every GET through); the TypeScript SDK's `allowedOrigins` and `enableDnsRebindingProtection` are off by " +
-		"default and deprecated (\"Use external middleware\"); mcp-go has opt-in CORS headers and refuses nothing. The spec is clear and the " +
+		"No SDK does it by default, and the peers, like servers built from the SDKs' examples, add nothing. go-sdk and mcp-go check that " +
+		"`Host` is a loopback name on a loopback connection, and leave Origin to the application (go-sdk's `CrossOriginProtection` option " +
+		"is deprecated in favour of net/http's, which lets every GET through; mcp-go's CORS options only add headers); the TypeScript SDK's " +
+		"`allowedOrigins` and `enableDnsRebindingProtection` are off by default and deprecated (\"Use external middleware\"). The spec is clear and the " +
 		"grader is right: a server built on any of them must add the check itself, as the course's stage 04 does."
 )
 

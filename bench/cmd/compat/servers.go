@@ -148,7 +148,7 @@ func build(courseRoot, benchRoot, dir string) ([]*server, map[string]string, err
 	}
 	servers = append(servers, &server{
 		key: "mcpgo", name: "mcp-go " + versions["github.com/mark3labs/mcp-go"],
-		about: "github.com/mark3labs/mcp-go, session ids validated (server.WithStateful) (peers/cmd/mcpgo-server); it has no event store",
+		about: "the community SDK github.com/mark3labs/mcp-go, with session ids validated (server.WithStateful) (peers/cmd/mcpgo-server); it has no event store",
 		stdio: []string{mcpgo}, http: peerHTTP(mcpgo),
 	})
 
