@@ -72,6 +72,11 @@ func (l *Lesson) CauseCheck(cause string) string {
 	return ""
 }
 
+// DeepDives is the lesson's companion text, beside Guide: the background,
+// the tables of checks and mistakes, and the optional depth that the core
+// path leaves out.
+func (l *Lesson) DeepDives() string { return strings.TrimSuffix(l.Guide, ".md") + "-deep-dives.md" }
+
 // Check returns the lesson's check with the given id, or nil.
 func (l *Lesson) Check(id string) *check.Check {
 	for _, c := range l.Checks {
