@@ -43,7 +43,8 @@
 // Timings, ports, temporary paths and random ids differ from run to run, so
 // the check compares both texts after normalising them: durations become
 // <t>, loopback ports <port>, 32-digit hex ids <id>, paths under /tmp
-// <tmp>, and the lines of each report's wire field are sorted, since events
+// <tmp>, the grader's nonces (p-123456789) and the counts of a leak <n>,
+// and the lines of each report's wire field are sorted, since events
 // that happen at the same moment may be logged in either order. -write
 // rewrites only the blocks whose normalised text changed, so that running
 // it leaves unchanged blocks as they were.
@@ -433,9 +434,12 @@ var normalisers = []struct {
 }{
 	{regexp.MustCompile(`127\.0\.0\.1:\d+`), "127.0.0.1:<port>"},
 	{regexp.MustCompile(`\b[0-9a-f]{32}\b`), "<id>"},
+	{regexp.MustCompile(`\b[0-9a-f]{8}…`), "<id>…"}, // a session id, shortened in a log line
 	{regexp.MustCompile(`/tmp/\S+`), "<tmp>"},
 	{regexp.MustCompile(`\b\d+(\.\d+)?(ms|s)\b`), "<t>"},
-	{starterName, "your code ("}, // GRADER_TARGET=starter
+	{starterName, "your code ("},                                                             // GRADER_TARGET=starter
+	{regexp.MustCompile(`\b([a-z]+)-\d{6,9}\b`), "$1-<n>"},                                   // the grader's nonces, such as progress tokens
+	{regexp.MustCompile(`\b\d+ (goroutines|open files) \(\d+ before`), "<n> $1 (<n> before"}, // counts of a leak
 }
 
 var starterName = regexp.MustCompile(`the starter as shipped \(`)
