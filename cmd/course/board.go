@@ -96,7 +96,7 @@ func describeTarget(o grader.Options) string {
 }
 
 // renderBoard writes the board: a progress bar per lesson, the checks of
-// the current lesson, its first failure in full and the next step.
+// the current lesson, its failures (one report per cause) and the next step.
 func renderBoard(w io.Writer, st style, root string, p progress, all bool) {
 	width := 0
 	for _, r := range p.lessons {

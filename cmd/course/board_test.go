@@ -16,8 +16,8 @@ import (
 )
 
 // TestBoardOnAFreshClone grades the untouched starters for real: lesson 01
-// is the current lesson, with its first failure in full and the exact next
-// step; lesson 02 is not started, and not graded.
+// is the current lesson, with its failure reports (one per cause) and the
+// exact next step; lesson 02 is not started, and not graded.
 func TestBoardOnAFreshClone(t *testing.T) {
 	root := copyCourse(t, t.TempDir())
 	a := newTestApp(root, "")

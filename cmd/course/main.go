@@ -4,8 +4,8 @@
 //	go run ./cmd/course
 //
 // With no arguments it shows where you stand: every lesson, its checks
-// passed, failed or not run, the first failure in full, and the exact next
-// step. Every result comes from a real run of the grader. The other
+// passed, failed or not run, the failures in full (one report per cause,
+// with the checks each blocks), and the exact next step. Every result comes from a real run of the grader. The other
 // subcommands re-grade on save (watch), give levelled hints (hint), restart
 // a stage or a step (catch-up, checkpoint, reset), check a machine before a workshop (doctor), run
 // real MCP clients against your server (clients), and grade a whole room
