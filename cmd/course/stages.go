@@ -110,8 +110,12 @@ func (a *app) checkpoint(args []string) error {
 	if err := a.checkBuilds(l); err != nil {
 		return err
 	}
+	done := fmt.Sprintf("steps 1 to %d", step-1)
+	if step == 2 {
+		done = "step 1"
+	}
 	fmt.Fprintf(a.stdout, "Next: lesson %s, step %d (%q in %s). The places to write are marked TODO(step %d).\n"+
-		"The checks of steps 1 to %d pass now; see for yourself: %s\n", l.Number, step, stepHeading(a.root, l, step), l.Guide, step, step-1, self)
+		"The checks of %s pass now; see for yourself: %s\n", l.Number, step, stepHeading(a.root, l, step), l.Guide, step, done, self)
 	return nil
 }
 
