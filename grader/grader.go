@@ -50,6 +50,12 @@ type Lesson struct {
 	// constants) to the check of this lesson that tests each, so that the
 	// failures one cause brings about are reported once, under that check.
 	Causes map[string]string
+
+	// Underneath says, for a lesson whose server answers initialize with
+	// the stages before it, what a failure of the server's basics (it does
+	// not start, answers 501, fails initialize) most likely means. Reports
+	// print it under such a failure.
+	Underneath string
 }
 
 // CauseCheck returns the id of the check that tests the trouble a failure

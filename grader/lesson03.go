@@ -45,6 +45,8 @@ var Lesson03 = &Lesson{
 	// event ids fails every check that resumes one.
 	Causes: map[string]string{wire.CauseStart: "SSE-01", wire.CauseUnimplemented: "SSE-01", wire.CauseInitialize: "SSE-01",
 		wire.CauseSession: "SSE-01", causeGETStream: "SSE-01", causeEventIDs: "SSE-14"},
+	Underneath: "stage 03 answers POST, initialize included, with your stage 02: if lesson 02 does not pass yet (go test ./grader -run Lesson02), " +
+		"finish it, or take its reference with go run ./cmd/course catch-up 03",
 	Checks: []*check.Check{
 		// Step 1: the standalone GET stream, and what a stream costs.
 		{

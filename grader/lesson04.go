@@ -60,6 +60,8 @@ var Lesson04 = &Lesson{
 	// nothing of stage 04 stands in the way); then one cause per entry point.
 	Causes: map[string]string{wire.CauseStart: "ORIGIN-03", wire.CauseUnimplemented: "ORIGIN-03", wire.CauseInitialize: "ORIGIN-03",
 		wire.CauseSession: "ORIGIN-03", causeOriginGuard: "ORIGIN-01", causeCORS: "ORIGIN-12", causeWebSocket: "ORIGIN-15"},
+	Underneath: "stage 04 serves /mcp with your stage 03, and stage 03 with your stage 02: if lesson 03 does not pass yet (go test ./grader -run Lesson03), " +
+		"finish it, or take the reference of stages 01 to 03 with go run ./cmd/course catch-up 04",
 	Checks: []*check.Check{
 		// Step 1: the guard.
 		{
@@ -305,9 +307,14 @@ func expectForbidden(t *check.T, resp *wire.Response, what, why string) {
 
 // expectForeignRefused is expectForbidden for a request refused for its
 // Origin: one that goes through means there is no guard (causeOriginGuard),
-// unless ORIGIN-01 passes.
+// unless ORIGIN-01 passes. A 501 is an unwritten earlier stage's, which the
+// wire already suspects (wire.CauseUnimplemented).
 func expectForeignRefused(t *check.T, resp *wire.Response, what, why string) {
-	expectRefused(t, resp, what, why, causeOriginGuard)
+	cause := causeOriginGuard
+	if resp.Status == http.StatusNotImplemented {
+		cause = ""
+	}
+	expectRefused(t, resp, what, why, cause)
 }
 
 // expectRefused is expectForbidden, naming cause when the request was not refused.

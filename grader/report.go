@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"mcpcourse/grader/internal/check"
+	"mcpcourse/grader/internal/wire"
 )
 
 // A learner fixes one thing at a time, so a graded lesson reads best as one
@@ -151,11 +152,15 @@ func (o *Outcome) Reports(verbose bool) string {
 		case o.BlockedBy[id] != "":
 			continue // listed under the report of its cause
 		}
+		report := r.Report
+		if o.Lesson.Underneath != "" && basicCauses[r.Cause] {
+			report = afterWhat(report, fmt.Sprintf("  %-7s %s", "stages", o.Lesson.Underneath))
+		}
 		if step > 0 && r.Check.Step > step {
-			b.WriteString(shortReport(r.Report))
+			b.WriteString(shortReport(report))
 			fmt.Fprintf(&b, "  %-7s step %d: its full report shows when you reach that step (now step %d); to see it now: %s\n", "later", r.Check.Step, step, RunCommand(o.Lesson, id))
 		} else {
-			b.WriteString(r.Report)
+			b.WriteString(report)
 		}
 		if cause := o.CausedBy[id]; cause != "" {
 			c := o.Lesson.Check(cause)
@@ -175,6 +180,28 @@ func (o *Outcome) Reports(verbose bool) string {
 		b.WriteByte('\n')
 	}
 	return b.String()
+}
+
+// basicCauses are the failures of a server's basics: it does not start,
+// answers 501, fails initialize, or issues no session id.
+var basicCauses = map[string]bool{wire.CauseStart: true, wire.CauseUnimplemented: true, wire.CauseInitialize: true, wire.CauseSession: true}
+
+// afterWhat puts line into a report right after its what field, so that
+// it is among the first things a learner reads.
+func afterWhat(report, line string) string {
+	lines := strings.Split(report, "\n")
+	at := len(lines)
+	for i := 1; i < len(lines); i++ {
+		if strings.HasPrefix(lines[i], "  ") && !strings.HasPrefix(lines[i], "   ") && !strings.HasPrefix(lines[i], "  what ") {
+			at = i
+			break
+		}
+	}
+	if at == len(lines) && at > 0 && lines[at-1] == "" {
+		at-- // before the report's final newline
+	}
+	lines = append(lines[:at], append([]string{line}, lines[at:]...)...)
+	return strings.Join(lines, "\n")
 }
 
 // shortReport keeps a report's first line and the first line of its what
