@@ -11,7 +11,9 @@
 //
 //	GRADER_TARGET   the folder holding the stage folders, relative to the
 //	                course root: "." (the default, your code) or "solutions";
-//	                or "starter", the starters as the course ships them
+//	                or "starter": the lesson's starter as the course ships it,
+//	                on the reference of the stages before it (as a learner
+//	                has it after go run ./cmd/course catch-up NN)
 //	GRADER_VARIANT  grade a known-bad variant of the solutions, by name
 //	                (see grader/variants), to watch a check catch a mistake
 //	GRADER_RACE=1   build the server with the race detector
@@ -43,6 +45,7 @@ import (
 	"mcpcourse/grader/internal/check"
 	"mcpcourse/grader/internal/wire"
 	"mcpcourse/grader/variants"
+	"mcpcourse/internal/stagefiles"
 	"mcpcourse/internal/starters"
 )
 
@@ -63,6 +66,12 @@ type Lesson struct {
 	// constants) to the check of this lesson that tests each, so that the
 	// failures one cause brings about are reported once, under that check.
 	Causes map[string]string
+
+	// Underneath says, for a lesson whose server answers initialize with
+	// the stages before it, what a failure of the server's basics (it does
+	// not start, answers 501, fails initialize) most likely means. Reports
+	// print it under such a failure.
+	Underneath string
 }
 
 // CauseCheck returns the id of the check that tests the trouble a failure
@@ -84,6 +93,11 @@ func (l *Lesson) CauseCheck(cause string) string {
 	}
 	return ""
 }
+
+// DeepDives is the lesson's companion text, beside Guide: the background,
+// the tables of checks and mistakes, and the optional depth that the core
+// path leaves out.
+func (l *Lesson) DeepDives() string { return strings.TrimSuffix(l.Guide, ".md") + "-deep-dives.md" }
 
 // Check returns the lesson's check with the given id, or nil.
 func (l *Lesson) Check(id string) *check.Check {
@@ -115,8 +129,10 @@ type Options struct {
 	Variant string // the name of a known-bad variant of the solutions, or ""
 	Race    bool   // build with the race detector
 
-	// Pristine grades the starters as the course ships them, whatever a
-	// learner has written in the stage folders since (see internal/starters).
+	// Pristine grades the lesson's starter as the course ships it, whatever
+	// a learner has written in the stage folder since (see
+	// internal/starters), built on the reference of the stages before it:
+	// what a learner who finished the earlier lessons starts this one with.
 	// The course's own tests use it, and GRADER_TARGET=starter.
 	Pristine bool
 
@@ -294,11 +310,8 @@ func Prepare(ctx context.Context, l *Lesson, o Options) (check.Target, error) {
 		}
 		target.Name, target.Variant = "variant "+v.Name+" of the reference", v.Name
 	case o.Pristine:
-		tmp, err := build.TempDir()
-		if err != nil {
-			return check.Target{}, err
-		}
-		if req.Overlay, err = starters.Overlay(o.Root, tmp); err != nil {
+		var err error
+		if req.Overlay, err = starterOverlay(o.Root, l); err != nil {
 			return check.Target{}, err
 		}
 		target.Name = "the starter as shipped"
@@ -348,6 +361,40 @@ func prepareExternal(ctx context.Context, l *Lesson, o Options) (check.Target, e
 	}
 	conn.Close()
 	return t, nil
+}
+
+// starterOverlay builds l's stage as shipped, on the reference of the
+// stages before it, each pointed at the stage folders as catch-up writes it.
+func starterOverlay(root string, l *Lesson) (string, error) {
+	tmp, err := build.TempDir()
+	if err != nil {
+		return "", err
+	}
+	dir, err := os.MkdirTemp(tmp, "starter-"+l.Stage+"-")
+	if err != nil {
+		return "", err
+	}
+	replace, err := starters.Replacements(root, dir, []string{l.Stage})
+	if err != nil {
+		return "", err
+	}
+	earlier := map[string]stagefiles.Files{}
+	for _, x := range Lessons() {
+		if x == l {
+			break
+		}
+		if earlier[x.Stage], err = stagefiles.Reference(root, x.Stage, stagefiles.Options{}); err != nil {
+			return "", err
+		}
+	}
+	more, err := stagefiles.Replacements(root, dir, earlier)
+	if err != nil {
+		return "", err
+	}
+	for k, v := range more {
+		replace[k] = v
+	}
+	return stagefiles.WriteOverlay(dir, replace)
 }
 
 // BuildOutput reports whether err, from Prepare, is a failed build, and if

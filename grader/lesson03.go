@@ -24,6 +24,16 @@ var (
 // lets a server offer it (MAY); this course requires it.
 const resumeCourse = "Resumability is a MAY in the spec; stage 03 of the course requires it: every event carries an id, and a GET with Last-Event-ID gets exactly what that stream missed."
 
+// Causes of lesson 03's own (see Lesson.Causes): most checks open the
+// session's standalone GET stream before they test anything else, and every
+// resume needs the event ids a stream carries.
+const (
+	// causeGETStream: a GET with a live session did not get its stream.
+	causeGETStream = "get-stream"
+	// causeEventIDs: the events of a stream carry no id to resume from.
+	causeEventIDs = "event-ids"
+)
+
 // Lesson03 grades stage 03: the standalone GET stream, event ids, and
 // resuming a stream with Last-Event-ID.
 var Lesson03 = &Lesson{
@@ -31,6 +41,14 @@ var Lesson03 = &Lesson{
 	Stage:  "03-sse-resume",
 	Title:  "SSE streams and Last-Event-ID replay",
 	Guide:  "lessons/03-sse-resume.md",
+	// A server that does not start or fails initialize is stage 02's
+	// trouble, which SSE-01 meets first; a GET that gets no stream (the
+	// starter's 501) fails most checks of the lesson, and a stream without
+	// event ids fails every check that resumes one.
+	Causes: map[string]string{wire.CauseStart: "SSE-01", wire.CauseUnimplemented: "SSE-01", wire.CauseInitialize: "SSE-01",
+		wire.CauseSession: "SSE-01", causeGETStream: "SSE-01", causeEventIDs: "SSE-14"},
+	Underneath: "stage 03 answers POST, initialize included, with your stage 02: if lesson 02 does not pass yet (go test ./grader -run Lesson02), " +
+		"finish it, or take its reference with go run ./cmd/course catch-up 03",
 	Checks: []*check.Check{
 		// Step 1: the standalone GET stream, and what a stream costs.
 		{
@@ -331,10 +349,13 @@ func getHeaders(session, version, lastEventID string) http.Header {
 }
 
 // openGET opens a GET stream and fails the check unless it is 200
-// text/event-stream.
+// text/event-stream. A GET that opens the standalone stream and fails is
+// what SSE-01 tests (causeGETStream).
 func openGET(t *check.T, h *wire.HTTP, session, version, lastEventID, purpose string) *wire.Stream {
 	s := h.Open(wire.Req{Method: http.MethodGet, Header: getHeaders(session, version, lastEventID), Purpose: purpose})
+	cause := ""
 	if lastEventID == "" {
+		cause = causeGETStream
 		skipWithoutGETStream(t, s.Status)
 		if t.Target.External() && s.Status != http.StatusMethodNotAllowed && (s.Status != http.StatusOK || s.ContentType != "text/event-stream") {
 			// A GET in a live session, which asks for a stream: the spec
@@ -343,7 +364,7 @@ func openGET(t *check.T, h *wire.HTTP, session, version, lastEventID, purpose st
 				Want: "HTTP 200, Content-Type: text/event-stream (or 405, for a server that offers no stream)", Cites: &getRule})
 		}
 	}
-	expectEventStream(t, s, purpose)
+	expectEventStream(t, s, purpose, cause)
 	return s
 }
 
@@ -359,7 +380,7 @@ func openResume(t *check.T, h *wire.HTTP, session, lastEventID, purpose string) 
 	for {
 		s := h.Open(wire.Req{Method: http.MethodGet, Header: getHeaders(session, rev, lastEventID), Purpose: purpose})
 		if s.Status != http.StatusConflict || time.Now().After(deadline) {
-			expectEventStream(t, s, purpose)
+			expectEventStream(t, s, purpose, "")
 			return s
 		}
 		s.End(wire.T1)
@@ -371,15 +392,17 @@ func openResume(t *check.T, h *wire.HTTP, session, lastEventID, purpose string) 
 // progress token), and returns the stream once its headers have come.
 func openPOST(t *check.T, h *wire.HTTP, session, version, body, purpose string) *wire.Stream {
 	s := h.Open(wire.Req{Method: http.MethodPost, Header: wire.Headers(session, version), Body: body, Purpose: purpose})
-	expectEventStream(t, s, purpose)
+	expectEventStream(t, s, purpose, "")
 	return s
 }
 
-func expectEventStream(t *check.T, s *wire.Stream, purpose string) {
+// expectEventStream fails the check, naming cause, unless s is 200
+// text/event-stream.
+func expectEventStream(t *check.T, s *wire.Stream, purpose, cause string) {
 	if s.Status == http.StatusOK && s.ContentType == "text/event-stream" {
 		return
 	}
-	t.Fail(check.Failure{What: purpose + " did not start an SSE stream", Got: streamSummary(s), Want: "HTTP 200, Content-Type: text/event-stream"})
+	t.Fail(check.Failure{What: purpose + " did not start an SSE stream", Got: streamSummary(s), Want: "HTTP 200, Content-Type: text/event-stream", Cause: cause})
 }
 
 // streamSummary describes a response read with Open, reading up to 500 ms
@@ -505,6 +528,20 @@ func readProgress(t *check.T, s *wire.Stream, n int) []float64 {
 	return values
 }
 
+// withoutIDs names causeEventIDs when events came and none had an id: the
+// stream has no ids at all, which SSE-14 tests.
+func withoutIDs(events []wire.Event) string {
+	for _, e := range events {
+		if e.SetID {
+			return ""
+		}
+	}
+	if len(events) == 0 {
+		return ""
+	}
+	return causeEventIDs
+}
+
 // resumeID returns the stream's last event id, or fails: a stream whose
 // events carry no id cannot be resumed.
 func resumeID(t *check.T, s *wire.Stream, what string) string {
@@ -512,7 +549,7 @@ func resumeID(t *check.T, s *wire.Stream, what string) string {
 	if id == "" {
 		skipWithoutEventIDs(t, what)
 		t.Fail(check.Failure{What: "the events of " + what + " carry no id, so there is nothing to resume from",
-			Want: "an id: line in every event, such as \"id: 1-3\""})
+			Want: "an id: line in every event, such as \"id: 1-3\"", Cause: causeEventIDs})
 	}
 	return id
 }
@@ -909,7 +946,7 @@ func checkPriming(t *check.T) {
 	}
 	if len(events) == 0 || !events[0].SetID || events[0].ID == "" || events[0].Data != "" {
 		t.Fail(check.Failure{What: "the POST stream does not open with a priming event", Got: describeEvents(events),
-			Want: "a first event with an id and empty data, such as\nid: 1-1\nretry: 1000\ndata:"})
+			Want: "a first event with an id and empty data, such as\nid: 1-1\nretry: 1000\ndata:", Cause: withoutIDs(events)})
 	}
 	retried := false
 	for _, e := range events {
@@ -1094,7 +1131,7 @@ func checkCrossSessionID(t *check.T) {
 		if len(events) > 0 {
 			skipWithoutEventIDs(t, "session X's stream")
 		}
-		t.Fail(check.Failure{What: "the events of session X carry no id, so there is nothing to resume from", Got: describeEvents(events)})
+		t.Fail(check.Failure{What: "the events of session X carry no id, so there is nothing to resume from", Got: describeEvents(events), Cause: causeEventIDs})
 	}
 	first := events[0].ID
 	expectReplay(t, h, x, first, `2`, "GET in session X with Last-Event-ID "+first+", its own")
@@ -1143,7 +1180,7 @@ func checkBadEventIDs(t *check.T) {
 	p.End(wire.T2)
 	real := resumeID(t, p, "the countdown's stream")
 	if first.ID == "" {
-		t.Fail(check.Failure{What: "the first event of the countdown's stream has no id", Got: describeEvents([]wire.Event{first})})
+		t.Fail(check.Failure{What: "the first event of the countdown's stream has no id", Got: describeEvents([]wire.Event{first}), Cause: causeEventIDs})
 	}
 	expectReplay(t, h, session, first.ID, `2`, "GET with Last-Event-ID: "+first.ID+", a real id")
 	for _, id := range []string{"not-an-event-id", real + "9999", "%%%"} {
@@ -1224,7 +1261,7 @@ func checkResumeEndedStream(t *check.T) {
 	done.End(wire.T2)
 	if first.ID == "" {
 		skipWithoutEventIDs(t, "the countdown's stream")
-		t.Fail(check.Failure{What: "the first event of the countdown's stream has no id", Got: describeEvents([]wire.Event{first})})
+		t.Fail(check.Failure{What: "the first event of the countdown's stream has no id", Got: describeEvents([]wire.Event{first}), Cause: causeEventIDs})
 	}
 	expectReplay(t, h, session, first.ID, `2`, "GET resuming the ended stream from its first event, "+first.ID)
 	expectRefusal(t, h, session, resumeID(t, done, "the countdown's stream"), 0, false,

@@ -37,12 +37,31 @@ const allowCourse = "The spec leaves \"invalid\" to the server. The course's all
 	"(https://*.example.com: hosts below example.com on a label boundary; http://localhost:*: any port; vscode-webview://*), " +
 	"and compares parsed origins (scheme, host, port), never strings."
 
+// Causes of lesson 04's own (see Lesson.Causes): the three entry points a
+// browser reaches, each of which many checks go through.
+const (
+	// causeOriginGuard: a request from an Origin the server must refuse
+	// went through: the server has no guard, and the Host check lives in it.
+	causeOriginGuard = "origin-guard"
+	// causeCORS: an allowed page's request got no CORS grant at all.
+	causeCORS = "cors"
+	// causeWebSocket: /ws did not upgrade, or answered as if it were not there.
+	causeWebSocket = "websocket"
+)
+
 // Lesson04 grades stage 04: which web pages may use the server.
 var Lesson04 = &Lesson{
 	Number: "04",
 	Stage:  "04-origin",
 	Title:  "Origin allowlists, DNS rebinding, CORS and WebSocket",
 	Guide:  "lessons/04-origin.md",
+	// A server that does not start or fails initialize is the earlier
+	// stages' trouble, which ORIGIN-03 meets first (it sends no Origin, so
+	// nothing of stage 04 stands in the way); then one cause per entry point.
+	Causes: map[string]string{wire.CauseStart: "ORIGIN-03", wire.CauseUnimplemented: "ORIGIN-03", wire.CauseInitialize: "ORIGIN-03",
+		wire.CauseSession: "ORIGIN-03", causeOriginGuard: "ORIGIN-01", causeCORS: "ORIGIN-12", causeWebSocket: "ORIGIN-15"},
+	Underneath: "stage 04 serves /mcp with your stage 03, and stage 03 with your stage 02: if lesson 03 does not pass yet (go test ./grader -run Lesson03), " +
+		"finish it, or take the reference of stages 01 to 03 with go run ./cmd/course catch-up 04",
 	Checks: []*check.Check{
 		// Step 1: the guard.
 		{
@@ -300,24 +319,34 @@ func from(origin string) string {
 	return " from Origin " + origin
 }
 
-// expectForbidden fails the check unless resp is 403 with a JSON-RPC error
-// response without an id as its body. The request carried an Origin the
-// server does not allow: any other status breaks the spec's MUST; a 403
-// without the error body misses only the course's rule (the spec: MAY).
-func expectForbidden(t *check.T, resp *wire.Response, what, why string) {
-	forbidden(t, resp, what, why, true)
+// expectForeignRefused fails the check unless resp is 403 with a JSON-RPC
+// error response without an id as its body. The request carried an Origin
+// the server does not allow: any other status breaks the spec's MUST; a 403
+// without the error body misses only the course's rule (the spec: MAY). One
+// that goes through means there is no guard (causeOriginGuard), unless
+// ORIGIN-01 passes. A 501 is an unwritten earlier stage's, which the wire
+// already suspects (wire.CauseUnimplemented).
+func expectForeignRefused(t *check.T, resp *wire.Response, what, why string) {
+	cause := causeOriginGuard
+	if resp.Status == http.StatusNotImplemented {
+		cause = ""
+	}
+	expectRefused(t, resp, what, why, cause, true)
 }
 
-// expectForbiddenHost is expectForbidden for a request refused for its
+// expectForbiddenHost is expectForeignRefused for a request refused for its
 // Host: the spec names the defence, not the status (a course rule).
 func expectForbiddenHost(t *check.T, resp *wire.Response, what, why string) {
-	forbidden(t, resp, what, why, false)
+	expectRefused(t, resp, what, why, "", false)
 }
 
-func forbidden(t *check.T, resp *wire.Response, what, why string, spec bool) {
+// expectRefused fails the check unless resp is 403 with a JSON-RPC error
+// body, naming cause when the request was not refused; spec says whether
+// another status breaks the spec's rule or only the course's.
+func expectRefused(t *check.T, resp *wire.Response, what, why, cause string, spec bool) {
 	want := `HTTP 403, Content-Type: application/json, body {"jsonrpc":"2.0","error":{"code":-32000,"message":"..."}}`
 	if resp.Status != http.StatusForbidden {
-		t.Fail(check.Failure{What: fmt.Sprintf("%s got HTTP %d: %s", what, resp.Status, why), Got: resp.Summary(), Want: want, Spec: spec})
+		t.Fail(check.Failure{What: fmt.Sprintf("%s got HTTP %d: %s", what, resp.Status, why), Got: resp.Summary(), Want: want, Cause: cause, Spec: spec})
 	}
 	m := resp.ErrorBody()
 	if m == nil || m.ID != nil {
@@ -349,7 +378,7 @@ func expectOrigins(t *check.T, h *wire.HTTP, cases []originCase) {
 		if c.allow {
 			expectServed(t, resp, "initialize from Origin "+c.origin, c.why)
 		} else {
-			expectForbidden(t, resp, "initialize from Origin "+c.origin, c.why)
+			expectForeignRefused(t, resp, "initialize from Origin "+c.origin, c.why)
 		}
 	}
 }
@@ -358,7 +387,7 @@ func expectOrigins(t *check.T, h *wire.HTTP, cases []originCase) {
 
 func checkForeignOrigin403(t *check.T) {
 	h := startOrigin(t)
-	expectForbidden(t, initializeFrom(h, "http://evil.example"), "initialize from Origin http://evil.example",
+	expectForeignRefused(t, initializeFrom(h, "http://evil.example"), "initialize from Origin http://evil.example",
 		"the allowlist does not name it, and the spec requires 403 for a present, invalid Origin")
 }
 
@@ -370,23 +399,23 @@ func checkEveryMethod(t *check.T) {
 	get := h.Open(wire.Req{Method: http.MethodGet, Header: with(session, rev, evil, "Accept", "text/event-stream"), Purpose: "GET with the session, from Origin " + evil})
 	if get.Status != http.StatusForbidden {
 		t.Fail(check.Failure{What: fmt.Sprintf("a GET from Origin %s got HTTP %d: a foreign page must not open the session's stream", evil, get.Status),
-			Got: streamSummary(get), Want: "HTTP 403 with a JSON-RPC error body, at once", Spec: true})
+			Got: streamSummary(get), Want: "HTTP 403 with a JSON-RPC error body, at once", Spec: true, Cause: causeOriginGuard})
 	}
 	get.End(wire.T1)
 
 	del := h.Do(wire.Req{Method: http.MethodDelete, Header: with(session, rev, evil), Purpose: "DELETE the session, from Origin " + evil})
-	expectForbidden(t, del, "a DELETE from Origin "+evil, "a foreign page must not end the user's session")
+	expectForeignRefused(t, del, "a DELETE from Origin "+evil, "a foreign page must not end the user's session")
 	if text := callTool(t, h, session, `2`, "echo", map[string]any{"text": "still here"}); text != "still here" {
 		t.Fail(check.Failure{What: "echo answered " + check.Quote(text), Want: `"still here"`})
 	}
 
 	post := h.Do(wire.Req{Header: with(session, rev, evil), Body: wire.Request(`3`, "tools/call", wire.ToolCall("echo", map[string]any{"text": "x"}, nil)),
 		Purpose: "tools/call in the session, from Origin " + evil})
-	expectForbidden(t, post, "a tools/call from Origin "+evil, "every POST is judged, not only initialize")
+	expectForeignRefused(t, post, "a tools/call from Origin "+evil, "every POST is judged, not only initialize")
 
 	unknown := h.Do(wire.Req{Header: with("grader-made-up-session", rev, evil), Body: wire.Request(`4`, "ping", nil),
 		Purpose: "ping with an unknown session, from Origin " + evil})
-	expectForbidden(t, unknown, "a ping with an unknown session id from Origin "+evil,
+	expectForeignRefused(t, unknown, "a ping with an unknown session id from Origin "+evil,
 		"the Origin is judged before the session is looked up; a 404 tells a foreign page which session ids exist")
 }
 
@@ -406,7 +435,7 @@ func checkNoOriginServed(t *check.T) {
 
 func checkNullOrigin(t *check.T) {
 	h := startOrigin(t)
-	expectForbidden(t, initializeFrom(h, "null"), "initialize from Origin null",
+	expectForeignRefused(t, initializeFrom(h, "null"), "initialize from Origin null",
 		"any web page can send \"null\" (a sandboxed iframe, a data: URL), so it is never allowed")
 }
 
@@ -492,7 +521,7 @@ func checkDefaultAllowlist(t *check.T) {
 	})
 	explicit := startOrigin(t)
 	resp := initializeFrom(explicit, "http://127.0.0.1:5173")
-	expectForbidden(t, resp, "with -allow-origin 'https://*.example.com,http://localhost:*' (and two more), initialize from Origin http://127.0.0.1:5173",
+	expectForeignRefused(t, resp, "with -allow-origin 'https://*.example.com,http://localhost:*' (and two more), initialize from Origin http://127.0.0.1:5173",
 		"an explicit allowlist replaces the loopback default; it does not add to it")
 }
 
@@ -500,6 +529,7 @@ func checkDefaultAllowlist(t *check.T) {
 
 func checkHostHeader(t *check.T) {
 	h := startOrigin(t)
+	suspectNoGuard(t, h)
 	_, port, _ := net.SplitHostPort(strings.TrimSuffix(strings.TrimPrefix(h.URL, "http://"), "/mcp"))
 	for _, good := range []string{"localhost:" + port, "127.0.0.1:" + port, "[::1]:" + port, "localhost"} {
 		expectServed(t, initializeFrom(h, "", "Host", good), "initialize with Host "+good, "it names this machine without DNS")
@@ -520,6 +550,14 @@ func checkHostHeader(t *check.T) {
 		"a DELETE with Host "+rebound, "the Host check holds for every method")
 	expectForbiddenHost(t, initializeFrom(h, "https://app.example.com", "Host", rebound), "initialize from an allowed Origin with Host "+rebound,
 		"Host and Origin are checked separately: an allowed Origin does not excuse a rebound Host")
+}
+
+// suspectNoGuard notes causeOriginGuard when the server serves a foreign
+// Origin: it has no guard then, and the Host check lives in the guard.
+func suspectNoGuard(t *check.T, h *wire.HTTP) {
+	if resp := initializeFrom(h, "http://evil.example"); resp.Status != http.StatusForbidden {
+		t.Suspect(causeOriginGuard)
+	}
 }
 
 // ---- step 4: CORS ----
@@ -604,7 +642,8 @@ func checkCORSResponses(t *check.T) {
 	got := resp.Summary() + "; " + corsHeaders(resp.Header)
 	switch {
 	case resp.Header.Get("Access-Control-Allow-Origin") != app:
-		t.Fail(check.Failure{What: "the answer to initialize from " + app + " does not grant that origin", Got: got, Want: "Access-Control-Allow-Origin: " + app})
+		t.Fail(check.Failure{What: "the answer to initialize from " + app + " does not grant that origin", Got: got, Want: "Access-Control-Allow-Origin: " + app,
+			Cause: noGrant(resp.Header)})
 	case !hasToken(resp.Header.Values("Access-Control-Expose-Headers"), "Mcp-Session-Id") || resp.Header.Get("Access-Control-Expose-Headers") == "*":
 		t.Fail(check.Failure{What: "the answer to initialize does not expose Mcp-Session-Id, so the page cannot read its session id", Got: got,
 			Want: "Access-Control-Expose-Headers: Mcp-Session-Id"})
@@ -614,7 +653,7 @@ func checkCORSResponses(t *check.T) {
 	session := resp.Header.Get("Mcp-Session-Id")
 	h.Do(wire.Req{Header: with(session, rev, app), Body: wire.Notification("notifications/initialized", nil), Purpose: "notifications/initialized from " + app})
 	g := h.Open(wire.Req{Method: http.MethodGet, Header: with(session, rev, app, "Accept", "text/event-stream"), Purpose: "GET stream from " + app})
-	expectEventStream(t, g, "GET from "+app)
+	expectEventStream(t, g, "GET from "+app, "")
 	if g.Header.Get("Access-Control-Allow-Origin") != app {
 		t.Fail(check.Failure{What: "the GET stream opened for " + app + " does not grant that origin, so the page cannot read it",
 			Got: corsHeaders(g.Header), Want: "Access-Control-Allow-Origin: " + app})
@@ -625,7 +664,7 @@ func checkForeignPreflight(t *check.T) {
 	h := startOrigin(t)
 	for _, origin := range []string{"http://evil.example", "https://evil.example.com.attacker.net", "null"} {
 		resp := preflight(h, origin, http.MethodPost, "content-type,mcp-protocol-version")
-		expectForbidden(t, resp, "the preflight of a POST from "+origin, "the guard refuses a foreign Origin on every method, OPTIONS included")
+		expectForeignRefused(t, resp, "the preflight of a POST from "+origin, "the guard refuses a foreign Origin on every method, OPTIONS included")
 		if acao := resp.Header.Get("Access-Control-Allow-Origin"); acao != "" {
 			t.Fail(check.Failure{What: "the refused preflight from " + origin + " still carries a CORS grant", Got: corsHeaders(resp.Header), Want: "no Access-Control-Allow-Origin"})
 		}
@@ -650,13 +689,34 @@ func originHeader(origin string, extra ...string) http.Header {
 	return h
 }
 
-// dialWS opens /ws and fails the check unless the server upgrades.
+// dialWS opens /ws and fails the check unless the server upgrades: what
+// ORIGIN-15 tests (causeWebSocket).
 func dialWS(t *check.T, h *wire.HTTP, header http.Header, purpose string) *wire.WS {
 	ws, resp := h.DialWS(header, purpose)
 	if ws == nil {
-		t.Fail(check.Failure{What: fmt.Sprintf("the WebSocket handshake (%s) got HTTP %d", purpose, resp.Status), Got: resp.Summary(), Want: "HTTP 101 Switching Protocols"})
+		t.Fail(check.Failure{What: fmt.Sprintf("the WebSocket handshake (%s) got HTTP %d", purpose, resp.Status), Got: resp.Summary(), Want: "HTTP 101 Switching Protocols",
+			Cause: causeWebSocket})
 	}
 	return ws
+}
+
+// noSocket names causeWebSocket when a handshake the server should have
+// refused with 403 was neither refused nor upgraded: no /ws at all.
+func noSocket(ws *wire.WS, status int) string {
+	if ws == nil && status != http.StatusForbidden {
+		return causeWebSocket
+	}
+	return ""
+}
+
+// noGrant names causeCORS when an answer carries no CORS header at all.
+func noGrant(h http.Header) string {
+	for name := range h {
+		if strings.HasPrefix(name, "Access-Control-") {
+			return ""
+		}
+	}
+	return causeCORS
 }
 
 func checkWebSocketServes(t *check.T) {
@@ -687,7 +747,7 @@ func checkWebSocketRefuses(t *check.T) {
 		ws, resp := h.DialWS(originHeader(origin), "handshake from Origin "+origin)
 		if ws != nil || resp.Status != http.StatusForbidden {
 			t.Fail(check.Failure{What: fmt.Sprintf("the WebSocket handshake from Origin %s got HTTP %d: any web site could open this socket and drive the server", origin, resp.Status),
-				Got: resp.Summary(), Want: "HTTP 403, and no upgrade"})
+				Got: resp.Summary(), Want: "HTTP 403, and no upgrade", Cause: noSocket(ws, resp.Status)})
 		}
 	}
 	dialWS(t, h, originHeader("https://app.example.com"), "handshake from Origin https://app.example.com (the positive control)")
@@ -699,7 +759,8 @@ func checkWebSocketHost(t *check.T) {
 	for _, bad := range []string{"evil.example:" + port, "localhost.evil.example:" + port} {
 		ws, resp := h.DialWS(originHeader("", "Host", bad), "handshake with Host "+bad)
 		if ws != nil || resp.Status != http.StatusForbidden {
-			t.Fail(check.Failure{What: fmt.Sprintf("the WebSocket handshake with Host %s got HTTP %d", bad, resp.Status), Got: resp.Summary(), Want: "HTTP 403, and no upgrade"})
+			t.Fail(check.Failure{What: fmt.Sprintf("the WebSocket handshake with Host %s got HTTP %d", bad, resp.Status), Got: resp.Summary(), Want: "HTTP 403, and no upgrade",
+				Cause: noSocket(ws, resp.Status)})
 		}
 	}
 	dialWS(t, h, originHeader("", "Host", "localhost:"+port), "handshake with Host localhost:"+port+" (the positive control)")

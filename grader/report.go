@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"mcpcourse/grader/internal/check"
+	"mcpcourse/grader/internal/wire"
 )
 
 // A learner fixes one thing at a time, so a graded lesson reads best as one
@@ -147,11 +148,19 @@ func runCommandOn(target check.Target, l *Lesson, id string) string {
 	return strings.Join(append(env, RunCommand(l, id)), " ")
 }
 
-// Reports returns the full report of each failure and warning that no
-// other failure explains, in the lesson's order, each followed by the
-// checks it blocks. With verbose, passing checks get a line each too.
+// Reports returns the report of each failure and warning that no other
+// failure explains, in the lesson's order, each followed by the checks it
+// blocks. The failures of the step to work on now (the step of Next) and of
+// the steps before it get their full reports; those of later steps get
+// their first lines and the command that shows the rest, so that a learner
+// reads about the step at hand, not about every step still to write. With
+// verbose, passing checks get a line each too.
 func (o *Outcome) Reports(verbose bool) string {
 	var b strings.Builder
+	step := 0 // the step to work on: failures of later steps are shown short
+	if next := o.Next(); next != nil {
+		step = next.Step
+	}
 	for _, r := range o.Results {
 		id := r.Check.ID
 		switch {
@@ -168,7 +177,16 @@ func (o *Outcome) Reports(verbose bool) string {
 		case o.BlockedBy[id] != "":
 			continue // listed under the report of its cause
 		}
-		b.WriteString(r.Report)
+		report := r.Report
+		if o.Lesson.Underneath != "" && basicCauses[r.Cause] {
+			report = afterWhat(report, fmt.Sprintf("  %-7s %s", "stages", o.Lesson.Underneath))
+		}
+		if step > 0 && r.Check.Step > step {
+			b.WriteString(shortReport(report))
+			fmt.Fprintf(&b, "  %-7s step %d: its full report shows when you reach that step (now step %d); to see it now: %s\n", "later", r.Check.Step, step, RunCommand(o.Lesson, id))
+		} else {
+			b.WriteString(report)
+		}
 		if cause := o.CausedBy[id]; cause != "" {
 			c := o.Lesson.Check(cause)
 			fmt.Fprintf(&b, "  %-7s this failure comes from what %s checks (%s), which did not run:\n", "cause", cause, c.Title)
@@ -187,6 +205,42 @@ func (o *Outcome) Reports(verbose bool) string {
 		b.WriteByte('\n')
 	}
 	return b.String()
+}
+
+// basicCauses are the failures of a server's basics: it does not start,
+// answers 501, fails initialize, or issues no session id.
+var basicCauses = map[string]bool{wire.CauseStart: true, wire.CauseUnimplemented: true, wire.CauseInitialize: true, wire.CauseSession: true}
+
+// afterWhat puts line into a report right after its what field, so that
+// it is among the first things a learner reads.
+func afterWhat(report, line string) string {
+	lines := strings.Split(report, "\n")
+	at := len(lines)
+	for i := 1; i < len(lines); i++ {
+		if strings.HasPrefix(lines[i], "  ") && !strings.HasPrefix(lines[i], "   ") && !strings.HasPrefix(lines[i], "  what ") {
+			at = i
+			break
+		}
+	}
+	if at == len(lines) && at > 0 && lines[at-1] == "" {
+		at-- // before the report's final newline
+	}
+	lines = append(lines[:at], append([]string{line}, lines[at:]...)...)
+	return strings.Join(lines, "\n")
+}
+
+// shortReport keeps a report's first line and the first line of its what
+// field.
+func shortReport(report string) string {
+	lines := strings.Split(report, "\n")
+	out := lines[0] + "\n"
+	for _, line := range lines[1:] {
+		if strings.HasPrefix(line, "  what ") {
+			out += line + "\n"
+			break
+		}
+	}
+	return out
 }
 
 // wrapIDs joins ids with commas, perLine to a line.
