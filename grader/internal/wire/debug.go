@@ -60,3 +60,8 @@ func (h *HTTP) OpenFiles() (int, bool) {
 	}
 	return len(entries), true
 }
+
+// CloseIdleConnections closes the connections the grader keeps for reuse,
+// so that a count of the server's sockets sees only those a check holds
+// open and those the server failed to let go of.
+func (h *HTTP) CloseIdleConnections() { h.client.CloseIdleConnections() }
