@@ -66,6 +66,7 @@ var Lesson04 = &Lesson{
 		// Step 1: the guard.
 		{
 			ID: "ORIGIN-01", Step: 1, Severity: check.Must, Budget: 5 * time.Second,
+			Needs:  check.Needs{Mode: check.AnyMode},
 			Title:  "a POST whose Origin is not allowed gets 403 with a JSON-RPC error body",
 			Spec:   forbiddenRule,
 			Course: "The grader changes one header at a time: Origin: http://evil.example, with a correct Host. The course requires the error body.",
@@ -91,6 +92,7 @@ var Lesson04 = &Lesson{
 		},
 		{
 			ID: "ORIGIN-04", Step: 1, Severity: check.Must, Budget: 5 * time.Second,
+			Needs:  check.Needs{Mode: check.AnyMode},
 			Title:  "Origin: null gets 403",
 			Spec:   forbiddenRule,
 			Course: "Browsers send the literal origin \"null\" from sandboxed iframes, data: URLs and file:// pages: any site can produce it. The course never allows it.",
@@ -101,6 +103,7 @@ var Lesson04 = &Lesson{
 		// Step 2: the allowlist.
 		{
 			ID: "ORIGIN-05", Step: 2, Severity: check.Must, Budget: 5 * time.Second,
+			Needs:          check.Needs{Mode: check.AnyMode, Allowlist: courseAllowlist},
 			Title:          "the origins the allowlist names are served: wildcards, a port wildcard, a custom scheme, an exact origin with its port",
 			Spec:           forbiddenRule,
 			Course:         allowCourse,
@@ -110,6 +113,7 @@ var Lesson04 = &Lesson{
 		},
 		{
 			ID: "ORIGIN-06", Step: 2, Severity: check.Must, Budget: 5 * time.Second,
+			Needs:  check.Needs{Mode: check.AnyMode, Allowlist: courseAllowlist},
 			Title:  "look-alike origins get 403: a wildcard matches on a label boundary, and never the bare domain",
 			Spec:   forbiddenRule,
 			Course: allowCourse + " https://xexample.com, https://example.com.evil, https://evil.example.com.attacker.net and http://localhost.evil.example are other sites.",
@@ -118,6 +122,7 @@ var Lesson04 = &Lesson{
 		},
 		{
 			ID: "ORIGIN-07", Step: 2, Severity: check.Must, Budget: 5 * time.Second,
+			Needs:  check.Needs{Mode: check.AnyMode, Allowlist: courseAllowlist},
 			Title:  "scheme and port are part of the origin: another scheme or another port gets 403",
 			Spec:   forbiddenRule,
 			Course: allowCourse + " http://app.example.com and https://app.example.com:8443 are different origins from https://app.example.com (RFC 6454).",
@@ -126,6 +131,7 @@ var Lesson04 = &Lesson{
 		},
 		{
 			ID: "ORIGIN-08", Step: 2, Severity: check.Must, Budget: 5 * time.Second,
+			Needs:  check.Needs{Mode: check.AnyMode, Allowlist: courseAllowlist},
 			Title:  "origins are parsed: case and an explicit default port do not matter; a path, userinfo, a trailing dot or raw Unicode match nothing",
 			Spec:   forbiddenRule,
 			Course: allowCourse + " Scheme and host compare without case, :443 on https is no port at all, and an Origin that is not exactly scheme://host[:port] in ASCII (browsers send punycode) is refused.",
@@ -134,6 +140,7 @@ var Lesson04 = &Lesson{
 		},
 		{
 			ID: "ORIGIN-09", Step: 2, Severity: check.Must, Budget: 5 * time.Second,
+			Needs:  check.Needs{Restart: true},
 			Title:  "without -allow-origin only loopback pages are allowed (localhost, 127.0.0.1, [::1], any port); with it, only what it names",
 			Spec:   forbiddenRule,
 			Course: "A server that allowed every origin by default would be open to every web site its user visits. The course's default is http://localhost:*, http://127.0.0.1:* and http://[::1]:*, and an explicit list replaces it.",
@@ -143,6 +150,7 @@ var Lesson04 = &Lesson{
 
 		{
 			ID: "ORIGIN-10", Step: 2, Severity: check.Must, Budget: 5 * time.Second,
+			Needs:  check.Needs{Restart: true},
 			Title:  "a malformed or too-wide -allow-origin stops the server at start, naming the pattern",
 			Spec:   forbiddenRule,
 			Course: "An allowlist with a typo must stop the server, not quietly allow less, or more, than meant. The course refuses https://*, patterns without a scheme, a * inside a label, and paths.",
@@ -163,6 +171,7 @@ var Lesson04 = &Lesson{
 		// Step 4: CORS.
 		{
 			ID: "ORIGIN-12", Step: 4, Severity: check.Must, Budget: 5 * time.Second,
+			Needs: check.Needs{Mode: check.AnyMode, Allowlist: courseAllowlist},
 			Title: "a preflight from an allowed origin echoes it, varies on Origin, and allows the method and MCP's headers",
 			Spec:  corsRule,
 			Course: "A browser page can only send MCP's headers after a CORS preflight. The course requires 2xx, Access-Control-Allow-Origin equal to the origin (never *), Vary: Origin, " +
@@ -172,6 +181,7 @@ var Lesson04 = &Lesson{
 		},
 		{
 			ID: "ORIGIN-13", Step: 4, Severity: check.Must, Budget: 5 * time.Second,
+			Needs:  check.Needs{Allowlist: courseAllowlist},
 			Title:  "responses to an allowed origin carry Access-Control-Allow-Origin and expose Mcp-Session-Id",
 			Spec:   corsRule,
 			Course: "Without Access-Control-Expose-Headers: Mcp-Session-Id, a page can read the InitializeResult but not its session id, and cannot send a second request. The course requires the origin echoed on every answer, streams included.",
@@ -180,6 +190,7 @@ var Lesson04 = &Lesson{
 		},
 		{
 			ID: "ORIGIN-14", Step: 4, Severity: check.Must, Budget: 5 * time.Second,
+			Needs:  check.Needs{Mode: check.AnyMode, Allowlist: courseAllowlist},
 			Title:  "a preflight from a foreign origin gets 403, with no CORS grant",
 			Spec:   forbiddenRule,
 			Course: "rs/cors answers every preflight with 204, a refused origin's included (it only leaves out the grant). The course requires the guard's 403 for a preflight too, so the guard must run before rs/cors.",
@@ -190,6 +201,7 @@ var Lesson04 = &Lesson{
 		// Step 5: the WebSocket.
 		{
 			ID: "ORIGIN-15", Step: 5, Severity: check.Must, Budget: 5 * time.Second,
+			Needs:  check.Needs{Course: webSocket},
 			Title:  "/ws upgrades a client with no Origin or an allowed one, and carries one JSON-RPC message per text frame",
 			Spec:   customRule,
 			Course: "WebSocket is not a standard MCP transport. The course adds one at /ws, judged by the same allowlist: one message per text frame each way, and stage 01's rules (no answer to a notification).",
@@ -198,6 +210,7 @@ var Lesson04 = &Lesson{
 		},
 		{
 			ID: "ORIGIN-16", Step: 5, Severity: check.Must, Budget: 5 * time.Second,
+			Needs:  check.Needs{Course: webSocket},
 			Title:  "/ws refuses the handshake of a foreign Origin, null and look-alikes included, with 403",
 			Spec:   validateRule,
 			Course: "A browser opens a WebSocket to any address without a preflight, carrying the page's Origin: without the check, any web site can drive the server (cross-site WebSocket hijacking). gorilla answers a refused handshake with 403.",
@@ -206,6 +219,7 @@ var Lesson04 = &Lesson{
 		},
 		{
 			ID: "ORIGIN-17", Step: 5, Severity: check.Must, Budget: 5 * time.Second,
+			Needs:  check.Needs{Course: webSocket},
 			Title:  "/ws checks Host too: a rebound Host gets 403",
 			Spec:   rebindingRule,
 			Course: "A rebound page opens ws://evil.example:PORT/ws with its own, same-origin, Origin: only Host gives it away.",
@@ -214,6 +228,7 @@ var Lesson04 = &Lesson{
 		},
 		{
 			ID: "ORIGIN-18", Step: 5, Severity: check.Must, Budget: 5 * time.Second,
+			Needs:  check.Needs{Course: webSocket},
 			Title:  "a frame holding JSON over several lines is one message, with one answer",
 			Spec:   customRule,
 			Course: "Stage 01's loop reads one message per line; a frame is one message, however many lines its JSON spans. The course requires the frame's JSON compacted onto one line.",
@@ -222,6 +237,7 @@ var Lesson04 = &Lesson{
 		},
 		{
 			ID: "ORIGIN-19", Step: 5, Severity: check.Must, Budget: 5 * time.Second,
+			Needs:  check.Needs{Course: webSocket},
 			Title:  "a frame that is not valid JSON gets -32700, even when a raw newline sits in a string, and the socket keeps serving",
 			Spec:   check.Spec{Rev: rev, Section: "basic/index › Messages (JSON-RPC 2.0 §5.1: -32700 Parse error)", Quote: "All messages between MCP clients and servers MUST follow the JSON-RPC 2.0 specification."},
 			Course: "A raw newline inside a JSON string is invalid. Replace it with a space and the frame becomes valid: the server would run a message the client never sent validly. Invalid must stay invalid.",
@@ -230,6 +246,7 @@ var Lesson04 = &Lesson{
 		},
 		{
 			ID: "ORIGIN-20", Step: 5, Severity: check.Must, Budget: 6 * time.Second,
+			Needs:  check.Needs{Course: webSocket},
 			Title:  "the socket runs stage 01's loop: requests run concurrently, progress and log messages arrive as frames",
 			Spec:   customRule,
 			Course: "The WebSocket reuses stage 01's message loop through a seam (frames in, lines out), not a copy: a ping must not wait for a slow tool, and add_note's log message must reach the client, because stdio attaches its connection as the session's outlet.",
@@ -238,6 +255,7 @@ var Lesson04 = &Lesson{
 		},
 		{
 			ID: "ORIGIN-21", Step: 5, Severity: check.Must, Budget: 8 * time.Second,
+			Needs:  check.Needs{Course: webSocket, Flags: []string{"-debug"}},
 			Title:  "clients that drop their sockets mid-request leave no goroutine and no socket behind (counted via -debug's /debug/vars and /proc/PID/fd)",
 			Spec:   customRule,
 			Course: "When a socket breaks, nobody is left to read an answer: the course requires the connection's requests to be cancelled and everything freed within 2 s. Waiting for them, as stdio does at the end of stdin, holds each for as long as its tool runs.",
@@ -246,6 +264,7 @@ var Lesson04 = &Lesson{
 		},
 		{
 			ID: "ORIGIN-22", Step: 5, Severity: check.Must, Budget: 8 * time.Second,
+			Needs:  check.Needs{Course: webSocket, Signal: true},
 			Title:  "SIGTERM closes open WebSockets with 1001 (going away), and the server exits",
 			Spec:   check.Spec{Rev: rev, Section: "basic/lifecycle › Shutdown", Quote: "the server SHOULD initiate shutdown by closing the connection"},
 			Course: "http.Server.Shutdown does not track hijacked connections: the handler must close its sockets itself, with a close frame, when shutdown begins.",
@@ -256,6 +275,7 @@ var Lesson04 = &Lesson{
 		// Step 6: secure defaults.
 		{
 			ID: "ORIGIN-23", Step: 6, Severity: check.Must, Budget: 5 * time.Second,
+			Needs:  check.Needs{Restart: true},
 			Title:  "without -allow-origin, the server refuses to listen beyond loopback (-addr 0.0.0.0:0), saying why",
 			Spec:   bindRule,
 			Course: "The loopback default trusts pages from this machine, which is wrong for a server others can reach. The course requires a non-zero exit and a message that names -allow-origin, before binding; localhost still works.",
@@ -299,29 +319,34 @@ func from(origin string) string {
 	return " from Origin " + origin
 }
 
-// expectForbidden fails the check unless resp is 403 with a JSON-RPC error
-// response without an id as its body.
-func expectForbidden(t *check.T, resp *wire.Response, what, why string) {
-	expectRefused(t, resp, what, why, "")
-}
-
-// expectForeignRefused is expectForbidden for a request refused for its
-// Origin: one that goes through means there is no guard (causeOriginGuard),
-// unless ORIGIN-01 passes. A 501 is an unwritten earlier stage's, which the
-// wire already suspects (wire.CauseUnimplemented).
+// expectForeignRefused fails the check unless resp is 403 with a JSON-RPC
+// error response without an id as its body. The request carried an Origin
+// the server does not allow: any other status breaks the spec's MUST; a 403
+// without the error body misses only the course's rule (the spec: MAY). One
+// that goes through means there is no guard (causeOriginGuard), unless
+// ORIGIN-01 passes. A 501 is an unwritten earlier stage's, which the wire
+// already suspects (wire.CauseUnimplemented).
 func expectForeignRefused(t *check.T, resp *wire.Response, what, why string) {
 	cause := causeOriginGuard
 	if resp.Status == http.StatusNotImplemented {
 		cause = ""
 	}
-	expectRefused(t, resp, what, why, cause)
+	expectRefused(t, resp, what, why, cause, true)
 }
 
-// expectRefused is expectForbidden, naming cause when the request was not refused.
-func expectRefused(t *check.T, resp *wire.Response, what, why, cause string) {
+// expectForbiddenHost is expectForeignRefused for a request refused for its
+// Host: the spec names the defence, not the status (a course rule).
+func expectForbiddenHost(t *check.T, resp *wire.Response, what, why string) {
+	expectRefused(t, resp, what, why, "", false)
+}
+
+// expectRefused fails the check unless resp is 403 with a JSON-RPC error
+// body, naming cause when the request was not refused; spec says whether
+// another status breaks the spec's rule or only the course's.
+func expectRefused(t *check.T, resp *wire.Response, what, why, cause string, spec bool) {
 	want := `HTTP 403, Content-Type: application/json, body {"jsonrpc":"2.0","error":{"code":-32000,"message":"..."}}`
 	if resp.Status != http.StatusForbidden {
-		t.Fail(check.Failure{What: fmt.Sprintf("%s got HTTP %d: %s", what, resp.Status, why), Got: resp.Summary(), Want: want, Cause: cause})
+		t.Fail(check.Failure{What: fmt.Sprintf("%s got HTTP %d: %s", what, resp.Status, why), Got: resp.Summary(), Want: want, Cause: cause, Spec: spec})
 	}
 	m := resp.ErrorBody()
 	if m == nil || m.ID != nil {
@@ -374,7 +399,7 @@ func checkEveryMethod(t *check.T) {
 	get := h.Open(wire.Req{Method: http.MethodGet, Header: with(session, rev, evil, "Accept", "text/event-stream"), Purpose: "GET with the session, from Origin " + evil})
 	if get.Status != http.StatusForbidden {
 		t.Fail(check.Failure{What: fmt.Sprintf("a GET from Origin %s got HTTP %d: a foreign page must not open the session's stream", evil, get.Status),
-			Got: streamSummary(get), Want: "HTTP 403 with a JSON-RPC error body, at once", Cause: causeOriginGuard})
+			Got: streamSummary(get), Want: "HTTP 403 with a JSON-RPC error body, at once", Spec: true, Cause: causeOriginGuard})
 	}
 	get.End(wire.T1)
 
@@ -510,7 +535,7 @@ func checkHostHeader(t *check.T) {
 		expectServed(t, initializeFrom(h, "", "Host", good), "initialize with Host "+good, "it names this machine without DNS")
 	}
 	for _, bad := range []string{"evil.example:" + port, "localhost.evil.example:" + port, "127.0.0.1.nip.io:" + port, "evil.example"} {
-		expectForbidden(t, initializeFrom(h, "", "Host", bad), "initialize with Host "+bad+" (no Origin)",
+		expectForbiddenHost(t, initializeFrom(h, "", "Host", bad), "initialize with Host "+bad+" (no Origin)",
 			"the request came in on loopback under a DNS name other than localhost: a rebound name")
 	}
 	session, _ := h.Initialize(rev)
@@ -521,9 +546,9 @@ func checkHostHeader(t *check.T) {
 			Got: streamSummary(get), Want: "HTTP 403 with a JSON-RPC error body, at once"})
 	}
 	get.End(wire.T1)
-	expectForbidden(t, h.Do(wire.Req{Method: http.MethodDelete, Header: with(session, rev, "", "Host", rebound), Purpose: "DELETE with Host " + rebound}),
+	expectForbiddenHost(t, h.Do(wire.Req{Method: http.MethodDelete, Header: with(session, rev, "", "Host", rebound), Purpose: "DELETE with Host " + rebound}),
 		"a DELETE with Host "+rebound, "the Host check holds for every method")
-	expectForbidden(t, initializeFrom(h, "https://app.example.com", "Host", rebound), "initialize from an allowed Origin with Host "+rebound,
+	expectForbiddenHost(t, initializeFrom(h, "https://app.example.com", "Host", rebound), "initialize from an allowed Origin with Host "+rebound,
 		"Host and Origin are checked separately: an allowed Origin does not excuse a rebound Host")
 }
 

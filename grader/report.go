@@ -128,6 +128,26 @@ func RunCommand(l *Lesson, id string) string {
 	return fmt.Sprintf("go test ./grader -run 'Lesson%s/%s'", l.Number, id)
 }
 
+// runCommandOn is RunCommand for target, with the environment that points
+// the grader at an external server.
+func runCommandOn(target check.Target, l *Lesson, id string) string {
+	quote := func(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
+	var env []string
+	switch {
+	case len(target.Command) > 0:
+		env = append(env, "GRADER_COMMAND="+quote(target.Invocation()))
+	case target.URL != "":
+		env = append(env, "GRADER_URL="+quote(target.URL))
+		if target.Stateless {
+			env = append(env, "GRADER_STATELESS=1")
+		}
+		if len(target.AllowOrigins) > 0 {
+			env = append(env, "GRADER_ALLOW_ORIGIN="+quote(strings.Join(target.AllowOrigins, ",")))
+		}
+	}
+	return strings.Join(append(env, RunCommand(l, id)), " ")
+}
+
 // Reports returns the report of each failure and warning that no other
 // failure explains, in the lesson's order, each followed by the checks it
 // blocks. The failures of the step to work on now (the step of Next) and of
@@ -149,6 +169,11 @@ func (o *Outcome) Reports(verbose bool) string {
 				fmt.Fprintf(&b, "PASS %s [%s] %s (%.2fs)\n\n", id, r.Check.Severity, r.Check.Title, r.Duration.Seconds())
 			}
 			continue
+		case r.Status == check.Skip:
+			if verbose {
+				b.WriteString(r.Report + "\n")
+			}
+			continue
 		case o.BlockedBy[id] != "":
 			continue // listed under the report of its cause
 		}
@@ -165,7 +190,7 @@ func (o *Outcome) Reports(verbose bool) string {
 		if cause := o.CausedBy[id]; cause != "" {
 			c := o.Lesson.Check(cause)
 			fmt.Fprintf(&b, "  %-7s this failure comes from what %s checks (%s), which did not run:\n", "cause", cause, c.Title)
-			fmt.Fprintf(&b, "  %-7s make it pass first: %s\n", "", RunCommand(o.Lesson, cause))
+			fmt.Fprintf(&b, "  %-7s make it pass first: %s\n", "", runCommandOn(o.Target, o.Lesson, cause))
 		}
 		if blocked := o.blocks(id); len(blocked) > 0 {
 			what := fmt.Sprintf("%d more checks fail because of this; they are graded again once it passes:", len(blocked))
@@ -238,10 +263,12 @@ func wrapIDs(ids []string, perLine int) []string {
 func (o *Outcome) Summary() string {
 	l := o.Lesson
 	var b strings.Builder
-	fmt.Fprintf(&b, "Lesson %s · %s, graded on %s (%s)\n", l.Number, l.Title, o.Target.Name, o.Target.Package)
+	fmt.Fprintf(&b, "Lesson %s · %s, graded on %s\n", l.Number, l.Title, o.Target.Describe())
 	for _, r := range o.Results {
 		mark, note := "✓", ""
 		switch r.Status {
+		case check.Skip:
+			mark, note = "-", "  (skipped: it does not apply)"
 		case check.Warn:
 			mark = "!"
 		case check.Fail:
@@ -252,11 +279,67 @@ func (o *Outcome) Summary() string {
 		}
 		fmt.Fprintf(&b, "  %s %-9s step %d  %s%s\n", mark, r.Check.ID, r.Check.Step, r.Check.Title, note)
 	}
+	if o.Target.External() {
+		fmt.Fprintf(&b, "%d of %d checks that apply pass; %d skipped.", o.Passed(), len(o.Results)-o.Skipped(), o.Skipped())
+		if next := o.Next(); next != nil {
+			fmt.Fprintf(&b, " First to look at: %s. Run it alone: %s", next.ID, runCommandOn(o.Target, l, next.ID))
+		}
+		return b.String()
+	}
 	fmt.Fprintf(&b, "%d of %d checks pass.", o.Passed(), len(o.Results))
 	if next := o.Next(); next != nil {
 		fmt.Fprintf(&b, " Next: %s, step %d of %s. Run it alone: %s", next.ID, next.Step, l.Guide, RunCommand(l, next.ID))
 	} else if len(o.Results) == len(l.Checks) {
 		fmt.Fprintf(&b, " Lesson %s is done. Compare with the reference: solutions/%s", l.Number, l.Stage)
+	}
+	return b.String()
+}
+
+// Skipped counts the checks that did not apply.
+func (o *Outcome) Skipped() int {
+	n := 0
+	for _, r := range o.Results {
+		if r.Status == check.Skip {
+			n++
+		}
+	}
+	return n
+}
+
+// Verdict sorts the failures of an external server by whose rule they
+// break: the MCP spec's (with the section and its words), or only the
+// course's, which asks more of its own servers than the spec does; then it
+// lists the checks that did not apply, and why. A failure blocked by
+// another is listed under it, as in Reports.
+func (o *Outcome) Verdict() string {
+	var spec, course, skipped strings.Builder
+	for _, r := range o.Results {
+		id := r.Check.ID
+		switch {
+		case r.Status == check.Skip:
+			fmt.Fprintf(&skipped, "  %-9s %s\n", id, r.Skipped)
+		case r.Status == check.Pass:
+		case o.BlockedBy[id] != "":
+			w := &course
+			if r.Rule == check.SpecRule {
+				w = &spec
+			}
+			fmt.Fprintf(w, "  %-9s (fails because %s does)\n", id, o.BlockedBy[id])
+		case r.Rule == check.SpecRule:
+			fmt.Fprintf(&spec, "  %-9s %s\n  %-9s %s\n  %-9s the server: %s\n", id, r.Check.Title, "", r.Cites, "", r.What)
+		default:
+			fmt.Fprintf(&course, "  %-9s %s\n  %-9s the server: %s\n", id, r.Check.Title, "", r.What)
+		}
+	}
+	var b strings.Builder
+	if spec.Len() > 0 {
+		b.WriteString("Spec rules this server breaks:\n" + spec.String())
+	}
+	if course.Len() > 0 {
+		b.WriteString("Course rules it does not meet (the spec leaves these open; the course asks more of its own servers):\n" + course.String())
+	}
+	if skipped.Len() > 0 {
+		b.WriteString("Checks that do not apply to it:\n" + skipped.String())
 	}
 	return b.String()
 }

@@ -251,6 +251,8 @@ func statusMark(st style, status string) string {
 		return st.red("✗")
 	case statusWarn:
 		return st.yellow("!")
+	case statusSkip:
+		return st.dim("–")
 	}
 	return st.dim("·")
 }

@@ -21,6 +21,7 @@ const (
 	statusPass   = "PASS"
 	statusFail   = "FAIL"
 	statusWarn   = "WARN"
+	statusSkip   = "SKIP" // the check does not apply to an external server
 	statusNotRun = "NOT RUN"
 )
 
@@ -33,6 +34,11 @@ type checkResult struct {
 	Status   string  `json:"status"`
 	Seconds  float64 `json:"seconds,omitempty"`
 	Report   string  `json:"report,omitempty"` // the failure report; empty on a pass
+
+	// Rule says whose rule a failure breaks, "spec" or "course", and
+	// Skipped why a check did not apply: both only for external servers.
+	Rule    string `json:"rule,omitempty"`
+	Skipped string `json:"skipped,omitempty"`
 
 	// BlockedBy names the failing check whose cause this failure shares
 	// (grader.Outcome): it is graded again once that one passes.
@@ -72,7 +78,7 @@ func newLessonResult(l *grader.Lesson, state string) lessonResult {
 }
 
 // tally counts a lesson's checks by status.
-type tally struct{ pass, warn, fail, notRun int }
+type tally struct{ pass, warn, fail, skip, notRun int }
 
 func (r lessonResult) tally() tally {
 	var t tally
@@ -84,6 +90,8 @@ func (r lessonResult) tally() tally {
 			t.warn++
 		case statusFail:
 			t.fail++
+		case statusSkip:
+			t.skip++
 		default:
 			t.notRun++
 		}
@@ -170,6 +178,7 @@ func gradeNow(ctx context.Context, l *grader.Lesson, opts grader.Options) lesson
 	for i, res := range results {
 		c := &r.Checks[i]
 		c.Status, c.Seconds, c.Report = string(res.Status), res.Duration.Seconds(), res.Report
+		c.Rule, c.Skipped = string(res.Rule), res.Skipped
 		c.BlockedBy = outcome.BlockedBy[c.ID]
 	}
 	if next := outcome.Next(); next != nil {
