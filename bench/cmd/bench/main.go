@@ -58,6 +58,7 @@ func main() {
 	quietWait := flag.Duration("quiet-wait", 2*time.Hour, "how long to wait for -quiet-load in all")
 	out := flag.String("out", "", "also write the report (Markdown) to this file")
 	jsonOut := flag.String("json", "", "write every measurement to this file, as JSON")
+	baseline := flag.String("baseline", "", "also measure stage 01 and the newest HTTP stage as they are at this git revision (such as main): a before and an after in one run")
 	profileDir := flag.String("profile", "", "instead of the table, write CPU and allocation profiles of the reference under load to this folder")
 	flag.Parse()
 
@@ -96,7 +97,7 @@ func main() {
 		fatal(profiles(courseRoot, filepath.Join(dir, "profiles"), e))
 	}
 	began := time.Now()
-	targets, err := build(courseRoot, benchRoot, dir, *withTS)
+	targets, err := build(courseRoot, benchRoot, dir, *withTS, *baseline)
 	fatal(err)
 	fmt.Fprintf(os.Stderr, "built %d servers in %.1fs\n", len(targets), time.Since(began).Seconds())
 	if *targetsRE != "" {

@@ -158,7 +158,7 @@ func (rep *report) ratios(b *strings.Builder, rows []row) {
 		"then server CPU per operation (lower is better).\n\n| measurement |", ref.name)
 	var others []*target
 	for _, t := range rep.targets {
-		if t.kind != "reference" || t != ref {
+		if t != ref && !hasStage(t, "01") {
 			others = append(others, t)
 		}
 	}

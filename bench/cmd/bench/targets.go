@@ -24,7 +24,7 @@ var stages = []string{"01-stdio", "02-streamable-http", "03-sse-resume", "04-ori
 
 // build compiles every target into dir and returns them, the newest
 // reference stage first, then the peers, then the ceiling.
-func build(courseRoot, benchRoot, dir string, withTS bool) ([]*target, error) {
+func build(courseRoot, benchRoot, dir string, withTS bool, baseline string) ([]*target, error) {
 	goBuild := func(root, pkg, out string) error {
 		cmd := exec.Command("go", "build", "-o", filepath.Join(dir, out), pkg)
 		cmd.Dir = root
@@ -58,6 +58,13 @@ func build(courseRoot, benchRoot, dir string, withTS bool) ([]*target, error) {
 		refs = append([]*target{t}, refs...) // newest first
 	}
 	targets := refs
+	if baseline != "" {
+		old, err := buildBaseline(courseRoot, dir, baseline, refs)
+		if err != nil {
+			return nil, err
+		}
+		targets = append(targets, old...)
+	}
 	peer := func(name, kind string, argv ...string) *target {
 		return &target{name: name, kind: kind, stdio: argv, http: func(stateless bool) []string {
 			a := append(append([]string(nil), argv...), "-http", "127.0.0.1:0")
@@ -92,6 +99,47 @@ func build(courseRoot, benchRoot, dir string, withTS bool) ([]*target, error) {
 	}
 	targets = append(targets, peer("canned", "ceiling", filepath.Join(dir, "canned")))
 	return targets, nil
+}
+
+// buildBaseline builds stage 01 and the newest HTTP stage as they are at a
+// git revision of the course (such as main), to measure beside the working
+// tree: a before and an after in one run.
+func buildBaseline(courseRoot, dir, rev string, refs []*target) ([]*target, error) {
+	src := filepath.Join(dir, "baseline")
+	if err := os.MkdirAll(src, 0o755); err != nil {
+		return nil, err
+	}
+	archive := exec.Command("sh", "-c", `git archive "$1" -- go.mod go.sum internal solutions | tar -x -C "$2"`, "sh", rev, src)
+	archive.Dir = courseRoot
+	if b, err := archive.CombinedOutput(); err != nil {
+		return nil, fmt.Errorf("git archive %s: %v\n%s", rev, err, b)
+	}
+	var out []*target
+	for _, stage := range []*target{find(refs, func(t *target) bool { return hasStage(t, "01") }), newestHTTP(refs)} {
+		if stage == nil {
+			continue
+		}
+		bin := filepath.Join(dir, "baseline-"+stage.stage[:2])
+		cmd := exec.Command("go", "build", "-o", bin, "./solutions/"+stage.stage+"/cmd/server")
+		cmd.Dir = src
+		if b, err := cmd.CombinedOutput(); err != nil {
+			return nil, fmt.Errorf("building %s at %s: %v\n%s", stage.stage, rev, err, b)
+		}
+		t := &target{name: stage.name + " @" + rev, kind: "baseline", stage: stage.stage}
+		if stage.stdio != nil {
+			t.stdio = []string{bin}
+		} else {
+			t.http = func(stateless bool) []string {
+				argv := []string{bin, "-addr", "127.0.0.1:0", "-max-sessions", "1000000"}
+				if stateless {
+					argv = append(argv, "-stateless")
+				}
+				return argv
+			}
+		}
+		out = append(out, t)
+	}
+	return out, nil
 }
 
 // newestHTTP returns the newest reference stage served over HTTP.
