@@ -1,5 +1,6 @@
 // Command canned is the benchmark's ceiling: a server that answers MCP
-// requests with canned bytes, without parsing JSON. It copies a request's
+// requests with canned bytes, without parsing JSON, on the same net/http
+// server settings as the reference. It copies a request's
 // id into a fixed answer: the initialize result for initialize, an echo
 // result carrying load.EchoText for anything else. Whatever an MCP server
 // does beyond this is the cost of doing it properly.
@@ -19,6 +20,7 @@ import (
 	"net/http"
 	"os"
 	"sync"
+	"time"
 
 	"mcpcourse/bench/load"
 )
@@ -50,7 +52,10 @@ func main() {
 	log.Printf("listening on http://%s/mcp", ln.Addr())
 	mux := http.NewServeMux()
 	mux.HandleFunc("/mcp", serveHTTP)
-	log.Fatal(http.Serve(ln, mux))
+	// The reference's timeouts: they cost a little on every request (a
+	// read deadline), and are no MCP work, so the ceiling pays them too.
+	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 30 * time.Second, IdleTimeout: 2 * time.Minute}
+	log.Fatal(srv.Serve(ln))
 }
 
 // answer appends the canned answer to msg, or nothing for a message
