@@ -234,14 +234,6 @@ type line struct {
 func readLines(ctx context.Context, in io.Reader, lines chan<- line, errc chan<- error) {
 	r := bufio.NewReaderSize(in, 64<<10)
 	for {
-		if r.Buffered() == 0 {
-			// The next read waits for the client. Let the lines already
-			// read be served first: on a single CPU, a goroutine blocked in
-			// a read of a pipe keeps the CPU from the others until Go's
-			// scheduler takes it back, tens of microseconds later, and
-			// every answer would wait that long.
-			runtime.Gosched()
-		}
 		l, err := readLine(r)
 		if err != nil {
 			errc <- err
@@ -258,6 +250,14 @@ func readLines(ctx context.Context, in io.Reader, lines chan<- line, errc chan<-
 // readLine returns the next line of r. A last line with no newline still
 // counts; io.EOF comes only once nothing is left.
 func readLine(r *bufio.Reader) (line, error) {
+	if r.Buffered() == 0 {
+		// The read below will wait for the client. Let the lines already
+		// read be served first: on a single CPU, a goroutine blocked in a
+		// read of a pipe keeps the CPU from the others until Go's
+		// scheduler takes it back, tens of microseconds later, and every
+		// answer would wait that long.
+		runtime.Gosched()
+	}
 	var l line
 	for {
 		chunk, err := r.ReadSlice('\n')
