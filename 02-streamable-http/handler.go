@@ -158,6 +158,9 @@ func (h *Handler) allowed() string {
 func (h *Handler) serveDELETE(w http.ResponseWriter, r *http.Request) {
 	// TODO(step 2): without MCP-Session-Id, answer 400; for an id that is
 	// not a live session, 404; otherwise end the session and answer 204.
+	//
+	// TODO(step 3): first of all, refuse a bad MCP-Protocol-Version with
+	// h.ProtocolVersion(w, r, nil), as servePOST does.
 }
 
 // requestContext is the context a request runs under. In stateful mode a

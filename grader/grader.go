@@ -10,7 +10,8 @@
 // These environment variables choose what is graded:
 //
 //	GRADER_TARGET   the folder holding the stage folders, relative to the
-//	                course root: "." (the default, your code) or "solutions"
+//	                course root: "." (the default, your code) or "solutions";
+//	                or "starter", the starters as the course ships them
 //	GRADER_VARIANT  grade a known-bad variant of the solutions, by name
 //	                (see grader/variants), to watch a check catch a mistake
 //	GRADER_RACE=1   build the server with the race detector
@@ -29,6 +30,7 @@ import (
 
 	"mcpcourse/grader/internal/build"
 	"mcpcourse/grader/internal/check"
+	"mcpcourse/grader/internal/wire"
 	"mcpcourse/grader/variants"
 	"mcpcourse/internal/starters"
 )
@@ -40,10 +42,45 @@ type Lesson struct {
 	Title  string
 	Guide  string // the lesson text, relative to the course root
 	Checks []*check.Check
+
+	// Causes maps the causes a failure can name (the wire.Cause*
+	// constants) to the check of this lesson that tests each, so that the
+	// failures one cause brings about are reported once, under that check.
+	Causes map[string]string
+}
+
+// CauseCheck returns the id of the check that tests the trouble a failure
+// names (check.Result.Cause), or "". A lesson without Causes of its own
+// sends a server that does not start, answers 501 or fails initialize to
+// its first check.
+func (l *Lesson) CauseCheck(cause string) string {
+	if cause == "" {
+		return ""
+	}
+	if l.Causes != nil {
+		return l.Causes[cause]
+	}
+	switch cause {
+	case wire.CauseStart, wire.CauseUnimplemented, wire.CauseInitialize:
+		if len(l.Checks) > 0 {
+			return l.Checks[0].ID
+		}
+	}
+	return ""
+}
+
+// Check returns the lesson's check with the given id, or nil.
+func (l *Lesson) Check(id string) *check.Check {
+	for _, c := range l.Checks {
+		if c.ID == id {
+			return c
+		}
+	}
+	return nil
 }
 
 // Lessons returns every lesson, in course order.
-func Lessons() []*Lesson { return []*Lesson{Lesson01, Lesson02, Lesson03} }
+func Lessons() []*Lesson { return []*Lesson{Lesson01, Lesson02, Lesson03, Lesson04} }
 
 // LessonByNumber returns the lesson numbered n ("01"), or nil.
 func LessonByNumber(n string) *Lesson {
@@ -64,7 +101,7 @@ type Options struct {
 
 	// Pristine grades the starters as the course ships them, whatever a
 	// learner has written in the stage folders since (see internal/starters).
-	// Only the course's own tests use it.
+	// The course's own tests use it, and GRADER_TARGET=starter.
 	Pristine bool
 }
 
@@ -75,7 +112,11 @@ func OptionsFromEnv() (Options, error) {
 		return Options{}, err
 	}
 	o := Options{Root: root, Base: ".", Race: os.Getenv("GRADER_RACE") == "1"}
-	if base := os.Getenv("GRADER_TARGET"); base != "" {
+	switch base := os.Getenv("GRADER_TARGET"); base {
+	case "":
+	case "starter":
+		o.Pristine = true
+	default:
 		o.Base = base
 	}
 	if name := os.Getenv("GRADER_VARIANT"); name != "" {
@@ -154,7 +195,7 @@ func Cleanup() { build.Cleanup() }
 
 // parallel is how many checks RunAll runs at once. Checks spend most of
 // their time waiting on the target, so more than one per CPU is fine.
-const parallel = 8
+const parallel = 16
 
 // RunAll runs every check of l against target, several at a time, and
 // returns the results in the lesson's order.

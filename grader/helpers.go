@@ -48,7 +48,11 @@ func expectError(t *check.T, resp *wire.Msg, code int, what string) {
 
 // checkInitializeResult fails the check unless resp is a valid response to
 // an initialize that asked for rev (lifecycle, "Initialization").
-func checkInitializeResult(t *check.T, resp *wire.Msg) {
+func checkInitializeResult(t *check.T, resp *wire.Msg) { checkInitializeResultAt(t, resp, rev) }
+
+// checkInitializeResultAt is checkInitializeResult for an initialize that
+// asked for version, which the server supports.
+func checkInitializeResultAt(t *check.T, resp *wire.Msg, version string) {
 	result := mustResult(t, resp, "initialize")
 	var r struct {
 		ProtocolVersion *string          `json:"protocolVersion"`
@@ -59,12 +63,12 @@ func checkInitializeResult(t *check.T, resp *wire.Msg) {
 		} `json:"serverInfo"`
 	}
 	json.Unmarshal(result, &r)
-	want := `{"protocolVersion":"2025-11-25","capabilities":{...},"serverInfo":{"name":"...","version":"..."}}`
+	want := `{"protocolVersion":"` + version + `","capabilities":{...},"serverInfo":{"name":"...","version":"..."}}`
 	switch {
 	case r.ProtocolVersion == nil:
 		t.Fail(check.Failure{What: `the InitializeResult has no string "protocolVersion"`, Got: check.Quote(string(resp.Raw)), Want: want})
-	case *r.ProtocolVersion != rev:
-		t.Fail(check.Failure{What: "the server did not echo the requested version, which it supports", Got: check.Quote(*r.ProtocolVersion), Want: check.Quote(rev)})
+	case *r.ProtocolVersion != version:
+		t.Fail(check.Failure{What: "the server did not echo the requested version, which it supports", Got: check.Quote(*r.ProtocolVersion), Want: check.Quote(version)})
 	case r.Capabilities == nil || !strings.HasPrefix(strings.TrimSpace(string(*r.Capabilities)), "{"):
 		t.Fail(check.Failure{What: `the InitializeResult has no "capabilities" object`, Got: check.Quote(string(resp.Raw)), Want: want})
 	case r.ServerInfo == nil || r.ServerInfo.Name == nil || r.ServerInfo.Version == nil:

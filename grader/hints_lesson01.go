@@ -296,4 +296,26 @@ In Serve's select:
 		}
 	}`,
 	},
+	"STDIO-25": {
+		"When the client's last line has no newline and stdin closes right after it, does your loop serve that line, or does it see io.EOF and stop first?",
+		"bufio.Reader.ReadBytes returns the bytes it read and io.EOF together when the input ends without the delimiter. Lesson 01, step 1: handle the data before you look at the error.",
+		`	line, err := r.ReadBytes('\n')
+	if len(bytes.TrimSpace(line)) > 0 {
+		c.handle(ctx, line) // the last line may come with io.EOF
+	}
+	if err == io.EOF {
+		return nil
+	}`,
+	},
+	"STDIO-26": {
+		"Does your loop answer initialize before it reads the next line, or can a batch sent right behind initialize be read while the version is still unknown?",
+		"session.Version() is set when Handle answers initialize. basic/lifecycle › Initialization: clients SHOULD wait for the answer, but the lesson asks the server not to depend on it (step 4).",
+		`In the reading loop, before the case that starts a goroutine per request:
+
+	case msg.Method == "initialize":
+		// answered here, so the next line sees the agreed version
+		if resp := c.session.Handle(ctx, msg, c); resp != nil {
+			c.out.send(resp)
+		}`,
+	},
 }

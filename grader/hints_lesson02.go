@@ -386,4 +386,51 @@ In the SSE branch, write nothing more when Handle returns nil, and close the str
 
 	&Session{Session: h.server.NewSession()}`,
 	},
+	"HTTP-27": {
+		"What does your server do with a body whose Content-Type is text/plain, or missing? And with application/json; charset=utf-8?",
+		"mime.ParseMediaType(r.Header.Get(\"Content-Type\")) returns the media type in lower case, without its parameters. 415 is http.StatusUnsupportedMediaType.",
+		`At the top of servePOST, after the Accept check:
+
+	if !isJSON(r.Header.Get("Content-Type")) {
+		httpjson.Error(w, http.StatusUnsupportedMediaType, codeServerError,
+			"the body must be Content-Type: application/json")
+		return
+	}`,
+	},
+	"HTTP-28": {
+		"When a body is too large, how much of it has your server read by the time it answers 413: the limit, or the whole body?",
+		"http.MaxBytesReader stops reading at its limit, whatever the body's length; r.ContentLength is -1 for a chunked body, so a check of it alone lets a chunked body through. io.ReadAll(r.Body) reads everything first.",
+		`Read through the limit, never around it:
+
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, h.opts.MaxBodyBytes))
+	var tooBig *http.MaxBytesError
+	if errors.As(err, &tooBig) {
+		// 413 at once: the rest of the body is never read
+	}`,
+	},
+	"HTTP-29": {
+		"When does a session's idle time start again: when it is created, when a request starts, or when a request ends? And can the sweeper end a session whose request is still running?",
+		"Lesson 02, step 2: acquire counts a session busy (active++), release takes the lock, does active-- and sets lastUsed = time.Now(); acquire and sweepLocked end a session only when active == 0 and it has been idle longer than the timeout.",
+		`	return sess, func() {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		sess.active--
+		sess.lastUsed = time.Now() // idle from now on
+	}, true
+
+and in acquire and sweepLocked:
+
+	if sess.active == 0 && now.Sub(sess.lastUsed) > s.timeout {
+		s.endLocked(sess)
+	}`,
+	},
+	"HTTP-30": {
+		"Which context does a request run under: the connection's, which ends when the client hangs up, or one that ends only when the client cancels or the session ends?",
+		"r.Context() is cancelled when the client's connection closes. context.WithoutCancel keeps its values without its cancellation. basic/transports › Sending Messages to the Server: disconnection SHOULD NOT be taken for cancellation.",
+		`Run every request under the given h.requestContext(r), which in stateful mode is
+
+	context.WithoutCancel(r.Context())
+
+and never under r.Context() itself: sess.Handle(h.requestContext(r), msg, stream).`,
+	},
 }

@@ -34,6 +34,9 @@ var Lesson01 = &Lesson{
 	Stage:  "01-stdio",
 	Title:  "stdio: newline-delimited JSON-RPC",
 	Guide:  "lessons/01-stdio.md",
+	// A server that answers nothing, or fails initialize, fails every
+	// check; STDIO-01 is the one that tells why.
+	Causes: map[string]string{wire.CauseStart: "STDIO-01", wire.CauseInitialize: "STDIO-01"},
 	Checks: []*check.Check{
 		// Step 1: read a line, answer it, write a line.
 		{
@@ -73,17 +76,19 @@ var Lesson01 = &Lesson{
 		},
 		{
 			ID: "STDIO-06", Step: 1, Severity: check.Must, Budget: 8 * time.Second,
-			Title: "only MCP messages on stdout",
+			Title: "only MCP messages on stdout, on every path: answers, errors, notifications, shutdown",
 			Spec:  stdioRule("The server MUST NOT write anything to its stdout that is not a valid MCP message"),
-			Hint:  "Logs, banners and debug prints go to stderr (log.Print writes there by default; fmt.Println does not). Every line on stdout must be a JSON-RPC 2.0 message with \"jsonrpc\":\"2.0\".",
+			Hint:  "Logs, banners and debug prints go to stderr (log.Print writes there by default; fmt.Println does not), on the error paths too. Every line on stdout must be a JSON-RPC 2.0 message with \"jsonrpc\":\"2.0\".",
 			Run:   checkOnlyMessagesOnStdout,
 		},
 		{
 			ID: "STDIO-07", Step: 1, Severity: check.Must, Budget: 5 * time.Second,
-			Title: "notifications get no reply",
+			Title: "notifications, and responses from the client, get no reply",
 			Spec:  messagesRule("The receiver MUST NOT send a response"),
-			Hint:  "A message with a method and no id is a notification: never answer it, not even with an error for a method you do not know. session.Handle returns nil for it: write nothing then.",
-			Run:   checkNotificationsGetNoReply,
+			Hint: "A message with a method and no id is a notification: never answer it, not even with an error for a method you do not know. " +
+				"A message with an id and a result or an error, but no method, is a response to a request of the server's: it is not invalid, and it gets no answer either. " +
+				"session.Handle returns nil for both: write nothing then.",
+			Run: checkNotificationsGetNoReply,
 		},
 		{
 			ID: "STDIO-08", Step: 1, Severity: check.Must, Budget: 5 * time.Second,
@@ -98,6 +103,16 @@ var Lesson01 = &Lesson{
 			Spec:  check.Spec{Rev: rev, Section: "server/tools › Error Handling", Quote: "Unknown tools"},
 			Hint:  "Calling a tool that does not exist is a protocol error (-32602 Invalid params), not a tool result with isError.",
 			Run:   checkUnknownTool,
+		},
+		{
+			ID: "STDIO-25", Step: 1, Severity: check.Must, Budget: 5 * time.Second,
+			Title: "a last line without a newline is still answered",
+			Spec:  stdioRule("Messages are delimited by newlines"),
+			Course: "A client that closes stdin right after its last message may leave out the final newline. " +
+				"The course requires the server to serve that last line rather than drop it.",
+			Hint: "bufio.Reader.ReadBytes returns the last line and io.EOF together when the line has no newline. " +
+				"Serve the data first, then look at the error.",
+			Run: checkLastLineWithoutNewline,
 		},
 
 		// Step 2: decode and validate.
@@ -126,8 +141,9 @@ var Lesson01 = &Lesson{
 			ID: "STDIO-13", Step: 2, Severity: check.Must, Budget: 5 * time.Second,
 			Title: "JSON that is not a valid message gets -32600, not -32700",
 			Spec:  jsonrpcErrors,
-			Hint:  `-32700 is only for text that is not JSON. Valid JSON with the wrong shape ("method": 42, "params": "oops", a bare 42, {}) is -32600 Invalid Request, with the message's id when you could read it.`,
-			Run:   checkInvalidShapes,
+			Hint: `-32700 is only for text that is not JSON. Valid JSON with the wrong shape ("method": 42 or "", "params": "oops", an id of 1.5 or true, a bare 42, {}) is -32600 Invalid Request, ` +
+				`with the message's id when you could read it, and none when the id itself is the problem.`,
+			Run: checkInvalidShapes,
 		},
 
 		// Step 3: framing that survives real clients.
@@ -162,10 +178,11 @@ var Lesson01 = &Lesson{
 		},
 		{
 			ID: "STDIO-17", Step: 4, Severity: check.Must, Budget: 8 * time.Second,
-			Title: "progress notifications carry the token, increase, and come before the response",
+			Title: "progress notifications carry the token, increase, and reach stdout while the tool runs, before the response",
 			Spec:  check.Spec{Rev: rev, Section: "basic/utilities/progress", Quote: "The progress value MUST increase with each notification"},
-			Hint:  "Pass your connection as the session's Peer, so that Notify writes a progress notification to stdout while the tool runs. The token goes back exactly as sent, string or number.",
-			Run:   checkProgress,
+			Hint: "Pass your connection as the session's Peer, so that its Send writes each progress notification to stdout while the tool runs, " +
+				"at once: a notification that waits in a buffer until the response is flushed tells the client nothing. The token goes back exactly as sent, string or number.",
+			Run: checkProgress,
 		},
 		{
 			ID: "STDIO-18", Step: 4, Severity: check.Must, Budget: 10 * time.Second,
@@ -187,19 +204,33 @@ var Lesson01 = &Lesson{
 		// Step 5: batches, by protocol version.
 		{
 			ID: "STDIO-20", Step: 5, Severity: check.Must, Budget: 5 * time.Second,
-			Title: "at 2025-03-26, a batch gets one array of responses",
-			Spec: check.Spec{Rev: "2025-03-26", Section: "basic/index › Batching",
+			Title: "at 2025-03-26, a batch gets one array of responses; only notifications, nothing at all",
+			Spec: check.Spec{Rev: "2025-03-26", Section: "basic/index › Batching; JSON-RPC 2.0 §6",
 				Quote: "MCP implementations MAY support sending JSON-RPC batches, but MUST support receiving JSON-RPC batches"},
-			Hint: "When the session negotiated 2025-03-26, a line that is a JSON array is a batch: answer its requests together in one array on one line, skip its notifications, answer a batch of notifications with nothing, and answer [] with a single -32600 error.",
-			Run:  checkBatchAt20250326,
+			Hint: "When the session negotiated 2025-03-26, a line that is a JSON array is a batch: answer its requests together in one array on one line, " +
+				"with an error in the array for each invalid element (initialize included: it may not be batched). Skip its notifications, and write nothing at all, " +
+				"not even [] or null, for a batch of notifications only. Answer [] with a single -32600 error, and an array that is not JSON with a single -32700.",
+			Run: checkBatchAt20250326,
 		},
 		{
 			ID: "STDIO-21", Step: 5, Severity: check.Must, Budget: 5 * time.Second,
-			Title: "at 2025-11-25, a batch gets one -32600 error, and the server keeps serving",
+			Title: "at 2025-11-25 and 2025-06-18, and before initialize, a batch gets one -32600 error, and the server keeps serving",
 			Spec: check.Spec{Rev: rev, Section: "basic/transports › stdio (batching was removed in 2025-06-18, changelog major change 1)",
 				Quote: "Messages are individual JSON-RPC requests, notifications, or responses"},
-			Hint: "Batches exist only in 2025-03-26. At later versions answer an array with one -32600 error object (not an array), then keep reading.",
-			Run:  checkBatchAt20251125,
+			Hint: "Batches exist only where 2025-03-26 was negotiated: ask the version table (version.Batches), do not compare with one version string. " +
+				"Before initialize no version is agreed, so no batches either. Answer an array with one -32600 error object (not an array), then keep reading.",
+			Run: checkBatchAt20251125,
+		},
+		{
+			ID: "STDIO-26", Step: 5, Severity: check.Must, Budget: 5 * time.Second,
+			Title: "a batch sent right after initialize, before its answer, sees the negotiated version",
+			Spec: lifecycleRule("Initialization",
+				"The client SHOULD NOT send requests other than pings before the server has responded to the initialize request"),
+			Course: "Clients should wait for initialize's answer, but not all do. The course requires the server to answer initialize " +
+				"before it reads the next line, so that every later line sees the version just agreed: batches at 2025-03-26 depend on it.",
+			Hint: "Handle initialize on the reading goroutine, not on a goroutine of its own: then the session knows its version " +
+				"before the next line (a batch) asks for it.",
+			Run: checkBatchRightAfterInitialize,
 		},
 
 		// Step 6: shutting down.
@@ -218,18 +249,22 @@ var Lesson01 = &Lesson{
 			Title: "when the client closes stdout, the server exits",
 			Spec: lifecycleRule("Shutdown › stdio",
 				"The server MAY initiate shutdown by closing its output stream to the client and exiting"),
-			Course: "A client that has gone away cannot read anything more. The course requires the server to notice the failed write and exit within 2 s, instead of running on unseen.",
-			Hint:   "Check the error of every write to stdout. The given main ignores SIGPIPE, so a write to a closed pipe returns EPIPE: stop Serve and return that error.",
-			Run:    checkStdoutClosed,
+			Course: "A client that has gone away cannot read anything more. The course requires the server to notice the failed write and exit within 2 s, " +
+				"instead of running on unseen, even while a long request is running.",
+			Hint: "Check the error of every write to stdout. The given main ignores SIGPIPE, so a write to a closed pipe returns EPIPE: cancel what is running, " +
+				"stop Serve and return that error. Waiting for a 10 s tool call to finish first keeps a dead server alive for 10 s.",
+			Run: checkStdoutClosed,
 		},
 		{
 			ID: "STDIO-24", Step: 6, Severity: check.Must, Budget: 8 * time.Second,
 			Title: "SIGTERM stops the server",
 			Spec: lifecycleRule("Shutdown › stdio",
 				"sending SIGTERM if the server does not exit within a reasonable time"),
-			Course: "The course requires the server to exit within 2 s of SIGTERM, even with a request running and stdin still open.",
-			Hint:   "The given main cancels Serve's context on SIGTERM. Watch ctx.Done() in your loop (select on it beside the lines channel), cancel what is running, and return.",
-			Run:    checkSIGTERM,
+			Course: "The course requires the server to exit within 2 s of SIGTERM, even with a request running, whether stdin is still open " +
+				"or has closed and the server is waiting for that request to finish.",
+			Hint: "The given main cancels Serve's context on SIGTERM. Watch ctx.Done() in your loop (select on it beside the lines channel), cancel what is running, and return. " +
+				"At end of input, wait for the running requests in a select that also watches ctx.Done(), not with a bare WaitGroup.Wait.",
+			Run: checkSIGTERM,
 		},
 	},
 }
@@ -318,17 +353,41 @@ func checkOneLinePerMessage(t *check.T) {
 
 func checkOnlyMessagesOnStdout(t *check.T) {
 	s := wire.StartStdio(t)
+	// Every kind of traffic, good and bad, so that a stray print on any
+	// path (an error branch, a notification, a tool, shutdown) shows.
+	s.Call(`0`, "ping", nil)
 	s.Initialize(rev)
-	s.Call(`2`, "ping", nil)
-	s.Call(`3`, "tools/list", nil)
-	s.Call(`4`, "tools/call", wire.ToolCall("echo", map[string]any{"text": "hi"}, nil))
+	s.Call(`2`, "tools/list", nil)
+	s.Call(`3`, "tools/call", wire.ToolCall("echo", map[string]any{"text": "hi"}, nil))
+	s.Call(`4`, "tools/call", wire.ToolCall("add_note", map[string]any{"text": "a note, which the server also logs"}, nil))
 	s.Send(wire.Request(`5`, "tools/call", wire.ToolCall("countdown", map[string]any{"from": 2, "interval_ms": 10}, "tok")))
 	s.AwaitResponse(wire.T2, `5`, "tools/call countdown")
+	for _, line := range []string{
+		`{"jsonrpc":"2.0","id":9,"method":"ping"`,   // not JSON
+		`{"jsonrpc":"1.0","id":10,"method":"ping"}`, // not JSON-RPC 2.0
+		`{"jsonrpc":"2.0","id":null,"method":"ping"}`,
+		`[{"jsonrpc":"2.0","id":11,"method":"ping"}]`, // a batch, at a version without batches
+		wire.Request(`12`, "grader/no-such-method", nil),
+		wire.Request(`13`, "tools/call", wire.ToolCall("no_such_tool", map[string]any{}, nil)),
+		wire.Notification("notifications/grader-unknown", nil),
+		wire.Notification("notifications/cancelled", map[string]any{"requestId": "no-such-request"}),
+		`{"jsonrpc":"2.0","id":"from-the-server","result":{}}`, // a response to nothing
+		"",
+	} {
+		s.Send(line)
+	}
+	// The last ping shows the server got through all of it; if it did not
+	// (another check's business), judge what it wrote anyway.
+	s.Send(wire.Request(`"last"`, "ping", nil))
+	s.Within(wire.T1, func(m *wire.Msg) bool { return m.IsResponseTo(`"last"`) })
 	s.CloseStdin()
 	s.Drain(wire.Q)
 
 	for i, l := range s.All() {
 		switch {
+		case l.Err != nil && isBatchOfMessages(l.Text):
+			// A batch's answer, a valid message at 2025-03-26; whether
+			// batches belong at this version is STDIO-21's business.
 		case l.Err != nil:
 			t.Fail(check.Failure{What: fmt.Sprintf("line %d of stdout is not a JSON-RPC message: %v", i+1, l.Err),
 				Got: check.Quote(l.Text), Want: "only JSON-RPC messages, one per line"})
@@ -345,9 +404,12 @@ func checkNotificationsGetNoReply(t *check.T) {
 	s.Send(wire.Notification("notifications/grader-unknown", map[string]any{"x": 1}))
 	s.Send(wire.Notification("notifications/cancelled", map[string]any{"requestId": "no-such-request", "reason": "grader"}))
 	s.Send(wire.Notification("notifications/cancelled", nil)) // malformed: SHOULD be ignored
-	resp := s.Call(`2`, "ping", nil)
-	_ = resp
-	strayAfter(t, s, "a reply to a notification")
+	// Responses to requests the server never sent: nothing to route them
+	// to, and nothing to answer.
+	s.Send(`{"jsonrpc":"2.0","id":"srv-1","result":{}}`)
+	s.Send(`{"jsonrpc":"2.0","id":"srv-2","error":{"code":-1,"message":"the client could not do it"}}`)
+	s.Call(`2`, "ping", nil)
+	strayAfter(t, s, "a reply to a notification, or to a response")
 }
 
 func checkUnknownMethod(t *check.T) {
@@ -413,6 +475,9 @@ func checkInvalidShapes(t *check.T) {
 	cases := []struct{ id, line string }{
 		{`7`, `{"jsonrpc":"2.0","id":7,"method":42}`},
 		{`8`, `{"jsonrpc":"2.0","id":8,"method":"ping","params":"oops"}`},
+		{`11`, `{"jsonrpc":"2.0","id":11,"method":""}`},
+		{``, `{"jsonrpc":"2.0","id":1.5,"method":"ping"}`}, // the id is the problem: it cannot be echoed
+		{``, `{"jsonrpc":"2.0","id":true,"method":"ping"}`},
 		{``, `42`},
 		{``, `{"jsonrpc":"2.0"}`},
 	}
@@ -474,7 +539,7 @@ func checkConcurrentRequests(t *check.T) {
 func checkProgress(t *check.T) {
 	s := wire.StartStdio(t)
 	s.Initialize(rev)
-	for _, token := range []any{fmt.Sprintf("p-%d", time.Now().UnixNano()%100000), 7} {
+	for _, token := range []any{"p-grader", 7} {
 		tokenJSON, _ := json.Marshal(token)
 		id := `"with-token"`
 		if _, ok := token.(int); ok {
@@ -495,14 +560,24 @@ func checkProgress(t *check.T) {
 	s.Send(wire.Request(`"no-token"`, "tools/call", wire.ToolCall("countdown", map[string]any{"from": 2, "interval_ms": 10}, nil)))
 	s.AwaitResponse(wire.T2, `"no-token"`, "tools/call countdown")
 	strayAfter(t, s, "a message after the last response (a progress notification for a finished request, or for one that asked for none)")
+
+	// A 2 s countdown sends a notification every 100 ms: the first must
+	// reach stdout long before the response, not wait in a buffer for it.
+	s.Send(wire.Request(`"slow"`, "tools/call", wire.ToolCall("countdown", map[string]any{"from": 20, "interval_ms": 100}, "p-slow")))
+	first := s.Within(time.Second, func(m *wire.Msg) bool { return m.MethodName() == "notifications/progress" || m.IsResponseTo(`"slow"`) })
+	if first == nil || first.IsResponse() {
+		t.Fail(check.Failure{What: "a 2 s countdown that reports progress every 100 ms had not sent its first notification after 1 s: " +
+			"notifications wait somewhere (a buffer) until the response is written", Want: "the first progress notification after about 100 ms"})
+	}
+	s.Send(wire.Notification("notifications/cancelled", map[string]any{"requestId": "slow"}))
 }
 
 func checkCancellation(t *check.T) {
 	s := wire.StartStdio(t)
 	s.Initialize(rev)
-	// The countdown takes 1.5 s. Once it is cancelled, neither its response
+	// The countdown takes 1 s. Once it is cancelled, neither its response
 	// nor its progress may come, however long the grader waits.
-	s.Send(wire.Request(`2`, "tools/call", wire.ToolCall("countdown", map[string]any{"from": 30, "interval_ms": 50}, "c")))
+	s.Send(wire.Request(`2`, "tools/call", wire.ToolCall("countdown", map[string]any{"from": 20, "interval_ms": 50}, "c")))
 	s.Within(500*time.Millisecond, func(m *wire.Msg) bool { return m.MethodName() == "notifications/progress" })
 	s.Send(wire.Notification("notifications/cancelled", map[string]any{"requestId": 2, "reason": "the grader changed its mind"}))
 
@@ -513,7 +588,7 @@ func checkCancellation(t *check.T) {
 		t.Fail(check.Failure{What: "the cancelled request (id 2) got a response", Got: check.Quote(string(resp.Raw)), Want: "no response at all"})
 	}
 	s.Pending()
-	s.Quiet(1500*time.Millisecond, "a message for the cancelled countdown (id 2), more than 500 ms after notifications/cancelled")
+	s.Quiet(time.Second, "a message for the cancelled countdown (id 2), more than 500 ms after notifications/cancelled")
 	stillServing(t, s, `3`)
 }
 
@@ -564,53 +639,143 @@ func checkNoInterleaving(t *check.T) {
 func checkBatchAt20250326(t *check.T) {
 	s := wire.StartStdio(t)
 	s.Initialize("2025-03-26")
+	isBatchAnswer := func(l wire.Line) bool {
+		return strings.HasPrefix(strings.TrimSpace(l.Text), "[") || (l.Msg != nil && l.Msg.IsResponse()) || (l.Msg != nil && l.Msg.Error != nil)
+	}
+
+	// Two requests and a notification: one array with both responses.
 	batch := "[" + wire.Request(`"b1"`, "ping", nil) + "," + wire.Request(`"b2"`, "ping", nil) + "," +
 		wire.Notification("notifications/grader-unknown", nil) + "]"
 	s.Send(batch)
-	l := s.AwaitLine(wire.T1, "batch response (a JSON array)", func(l wire.Line) bool {
-		return strings.HasPrefix(strings.TrimSpace(l.Text), "[") || (l.Msg != nil && l.Msg.IsResponse())
-	})
-	var responses []json.RawMessage
-	if err := json.Unmarshal([]byte(l.Text), &responses); err != nil {
-		t.Fail(check.Failure{What: "a batch of two pings and a notification was not answered with one JSON array",
-			Got: check.Quote(l.Text), Want: `[{"jsonrpc":"2.0","id":"b1","result":{}},{"jsonrpc":"2.0","id":"b2","result":{}}] (in any order)`})
-	}
-	seen := map[string]bool{}
-	for _, r := range responses {
-		m, err := wire.Parse(r)
-		if err != nil || m.Problem() != "" || m.Error != nil {
-			t.Fail(check.Failure{What: "the batch response holds something other than the two ping results", Got: check.Quote(l.Text)})
-		}
-		seen[string(m.ID)] = true
-	}
-	if len(responses) != 2 || !seen[`"b1"`] || !seen[`"b2"`] {
-		t.Fail(check.Failure{What: "the batch response must hold exactly one response for each request, and none for the notification",
-			Got: check.Quote(l.Text), Want: `responses with ids "b1" and "b2"`})
+	l := s.AwaitLine(wire.T1, "batch response (a JSON array)", isBatchAnswer)
+	got := batchResponses(t, l, "a batch of two pings and a notification",
+		`[{"jsonrpc":"2.0","id":"b1","result":{}},{"jsonrpc":"2.0","id":"b2","result":{}}] (in any order)`)
+	if len(got) != 2 || got[`"b1"`] == nil || got[`"b2"`] == nil || got[`"b1"`].Error != nil || got[`"b2"`].Error != nil {
+		t.Fail(check.Failure{What: "the batch response must hold exactly one result for each request, and nothing for the notification",
+			Got: check.Quote(l.Text), Want: `results with ids "b1" and "b2"`})
 	}
 
+	// Invalid elements are answered inside the array (JSON-RPC 2.0 §6),
+	// and initialize may not be batched (2025-03-26, lifecycle).
+	s.Send("[" + wire.Request(`"ok"`, "ping", nil) + `,{"jsonrpc":"2.0","id":"bad","method":42},5,` +
+		wire.Request(`"init"`, "initialize", wire.InitializeParams("2025-03-26")) + "]")
+	l = s.AwaitLine(wire.T1, "answer to a batch with invalid elements (a JSON array)", isBatchAnswer)
+	got = batchResponses(t, l, "a batch of a ping, two invalid elements and an initialize",
+		`[{"jsonrpc":"2.0","id":"ok","result":{}},{"jsonrpc":"2.0","id":"bad","error":{"code":-32600,...}},{"jsonrpc":"2.0","error":{"code":-32600,...}},{"jsonrpc":"2.0","id":"init","error":{...}}]`)
+	unreadable := 0
+	for id, m := range got {
+		if id == "" || id == "null" {
+			unreadable++
+			if c, _ := m.ErrorCode(); c != -32600 {
+				unreadable = -100
+			}
+		}
+	}
+	okCode, _ := errorCode(got[`"bad"`])
+	switch {
+	case got[`"ok"`] == nil || got[`"ok"`].Error != nil:
+		t.Fail(check.Failure{What: "in a batch with invalid elements, the valid ping got no result", Got: check.Quote(l.Text)})
+	case okCode != -32600 || unreadable != 1:
+		t.Fail(check.Failure{What: `each invalid element of a batch must get its own -32600 error in the array: {"id":"bad","method":42} with its id, the bare 5 without one`,
+			Got: check.Quote(l.Text), Want: `two -32600 errors in the array: one with "id":"bad", one without an id`})
+	case got[`"init"`] == nil || got[`"init"`].Error == nil:
+		t.Fail(check.Failure{What: "an initialize inside a batch was not refused: at 2025-03-26 the initialize request MUST NOT be part of a JSON-RPC batch",
+			Got: check.Quote(l.Text), Want: `an error response with "id":"init" in the array`})
+	}
+
+	// Notifications only: nothing at all comes back, not even [] or null.
+	s.Pending() // stray lines from before are STDIO-06's business
 	s.Send("[" + wire.Notification("notifications/grader-unknown", nil) + "]")
 	s.Call(`3`, "ping", nil)
-	strayAfter(t, s, "an answer to a batch of notifications only")
+	for _, l := range s.Pending() {
+		t.Fail(check.Failure{What: "a batch of notifications only was answered", Got: check.Quote(l.Text), Want: "no line at all"})
+	}
+	s.QuietAll(wire.Q, "a line in answer to a batch of notifications only")
 
 	s.Send("[]")
 	resp := awaitVerdict(s, ``, "answer to an empty batch []")
 	expectError(t, resp, -32600, "[]")
+	s.Send(`[{"jsonrpc":"2.0","id":4,"method":"ping"}`)
+	resp = awaitVerdict(s, ``, `answer to a batch that is not JSON, [{"jsonrpc":"2.0","id":4,"method":"ping"}`)
+	expectError(t, resp, -32700, "a batch that is not JSON")
+}
+
+// batchResponses reads a line that must be a JSON array of valid responses,
+// and returns them by id (their JSON text; "" when absent).
+func batchResponses(t *check.T, l wire.Line, what, want string) map[string]*wire.Msg {
+	var elems []json.RawMessage
+	if err := json.Unmarshal([]byte(l.Text), &elems); err != nil {
+		t.Fail(check.Failure{What: what + " was not answered with one JSON array", Got: check.Quote(l.Text), Want: want})
+	}
+	out := map[string]*wire.Msg{}
+	for _, e := range elems {
+		m, err := wire.Parse(e)
+		if err != nil || m.Problem() != "" || !(m.IsResponse() || (m.ID == nil && m.Error != nil)) {
+			t.Fail(check.Failure{What: "the answer to " + what + " holds something that is not a valid response", Got: check.Quote(l.Text), Want: want})
+		}
+		out[string(m.ID)] = m
+	}
+	return out
+}
+
+// errorCode returns the error code of m, which may be nil.
+func errorCode(m *wire.Msg) (int, bool) {
+	if m == nil {
+		return 0, false
+	}
+	return m.ErrorCode()
 }
 
 func checkBatchAt20251125(t *check.T) {
-	s := wire.StartStdio(t)
-	s.Initialize(rev)
-	s.Send("[" + wire.Request(`"b1"`, "ping", nil) + "," + wire.Request(`"b2"`, "ping", nil) + "]")
-	l := s.AwaitLine(wire.T1, "answer to a batch at 2025-11-25", func(l wire.Line) bool {
-		return strings.HasPrefix(strings.TrimSpace(l.Text), "[") || (l.Msg != nil && l.Msg.IsResponse()) ||
-			(l.Msg != nil && l.Msg.Error != nil)
-	})
-	if l.Msg == nil {
-		t.Fail(check.Failure{What: "a batch was served at 2025-11-25, which has no batches",
-			Got: check.Quote(l.Text), Want: `one error object: {"jsonrpc":"2.0","error":{"code":-32600,...}}`})
+	refused := func(s *wire.Stdio, when string) {
+		s.Send("[" + wire.Request(`"b1"`, "ping", nil) + "," + wire.Request(`"b2"`, "ping", nil) + "]")
+		l := s.AwaitLine(wire.T1, "answer to a batch "+when, func(l wire.Line) bool {
+			return strings.HasPrefix(strings.TrimSpace(l.Text), "[") || (l.Msg != nil && l.Msg.IsResponse()) ||
+				(l.Msg != nil && l.Msg.Error != nil)
+		})
+		if l.Msg == nil {
+			t.Fail(check.Failure{What: "a batch was served " + when + ", where there are no batches",
+				Got: check.Quote(l.Text), Want: `one error object: {"jsonrpc":"2.0","error":{"code":-32600,...}}`})
+		}
+		expectError(t, l.Msg, -32600, "a batch "+when)
 	}
-	expectError(t, l.Msg, -32600, "a batch at 2025-11-25")
-	stillServing(t, s, `3`)
+	t.Parallel(func() {
+		s := wire.StartStdio(t)
+		s.Initialize(rev)
+		refused(s, "at 2025-11-25")
+		stillServing(t, s, `3`)
+	}, func() {
+		s := wire.StartStdio(t)
+		refused(s, "before initialize, when no version has been agreed")
+		s.Initialize("2025-06-18")
+		refused(s, "at 2025-06-18")
+		stillServing(t, s, `3`)
+	})
+}
+
+// checkBatchRightAfterInitialize sends batches right behind initialize, as a
+// client that does not wait would. If the server answers initialize on a
+// goroutine of its own, the batches may be read before the version is set.
+func checkBatchRightAfterInitialize(t *check.T) {
+	s := wire.StartStdio(t)
+	var lines strings.Builder
+	lines.WriteString(wire.Request(`"init"`, "initialize", wire.InitializeParams("2025-03-26")) + "\n")
+	for i := 1; i <= 3; i++ {
+		lines.WriteString(fmt.Sprintf("[%s,%s]\n", wire.Request(fmt.Sprintf(`"b%d"`, i), "ping", nil), wire.Notification("notifications/grader-unknown", nil)))
+	}
+	s.SendRaw(lines.String())
+	mustResult(t, s.AwaitResponse(wire.T1, `"init"`, "initialize"), "initialize")
+	for i := 1; i <= 3; i++ {
+		id := fmt.Sprintf(`"b%d"`, i)
+		l := s.AwaitLine(wire.T1, fmt.Sprintf("answer to batch %d, sent right after initialize", i), func(l wire.Line) bool {
+			return strings.Contains(l.Text, id) || (l.Msg != nil && l.Msg.Error != nil && l.Msg.ID == nil) ||
+				(l.Msg != nil && l.Msg.Error != nil && wire.SameJSON(l.Msg.ID, json.RawMessage(`null`)))
+		})
+		if !strings.HasPrefix(strings.TrimSpace(l.Text), "[") {
+			t.Fail(check.Failure{What: fmt.Sprintf("batch %d, sent right after initialize asked for 2025-03-26, was refused: the server read it before it had agreed the version", i),
+				Got: check.Quote(l.Text), Want: fmt.Sprintf(`[{"jsonrpc":"2.0","id":%s,"result":{}}]`, id)})
+		}
+	}
 }
 
 // ---- step 6 ----
@@ -633,8 +798,11 @@ func checkEOFShutdown(t *check.T) {
 func checkStdoutClosed(t *check.T) {
 	s := wire.StartStdio(t)
 	s.Initialize(rev)
+	// A 10 s countdown runs when the client goes away: the server must not
+	// wait for it before it stops.
+	s.Send(wire.Request(`"long"`, "tools/call", wire.ToolCall("countdown", map[string]any{"from": 100, "interval_ms": 100}, nil)))
 	s.Proc.Stdout.Close()
-	t.Wire.Event("closed the read end of the server's stdout")
+	t.Wire.Event("closed the read end of the server's stdout, while a 10 s countdown runs")
 	// Each ping's answer cannot be written. Keep sending them: a child that
 	// the grader starts at the same moment can hold a copy of the pipe for
 	// an instant, and one write may still get through.
@@ -647,7 +815,7 @@ func checkStdoutClosed(t *check.T) {
 	}
 	if !s.Proc.Exited() {
 		t.Fail(check.Failure{What: fmt.Sprintf("the server was still running %v after its stdout was closed and it had a response to write", wire.EXIT),
-			Want: "the server exits"})
+			Want: "the server exits, cancelling the countdown still running"})
 	}
 }
 
@@ -655,19 +823,59 @@ func checkSIGTERM(t *check.T) {
 	if !proc.CanTerminate {
 		return // no SIGTERM on this system; the check has nothing to test
 	}
+	terminate := func(stdinOpen bool) {
+		s := wire.StartStdio(t)
+		s.Initialize(rev)
+		s.Send(wire.Request(`2`, "tools/call", wire.ToolCall("countdown", map[string]any{"from": 100, "interval_ms": 100}, nil)))
+		when := "with a 10 s countdown running and stdin open"
+		if !stdinOpen {
+			s.CloseStdin()
+			when = "with stdin closed, while the server waits for a 10 s countdown to finish"
+			s.Pause(100 * time.Millisecond)
+		}
+		if s.Proc.Exited() {
+			return // it did not wait for the countdown at end of input: STDIO-22's business
+		}
+		t.Wire.Event("sent SIGTERM, " + when)
+		if err := s.Proc.Terminate(); err != nil {
+			if s.Proc.WaitExit(time.Second) {
+				return // it exited on its own just before: STDIO-22's business
+			}
+			t.Failf("could not send SIGTERM: %v", err)
+		}
+		if !s.Proc.WaitExit(wire.EXIT) {
+			t.Fail(check.Failure{What: fmt.Sprintf("the server was still running %v after SIGTERM, sent %s", wire.EXIT, when), Want: "the server exits"})
+		}
+	}
+	t.Parallel(func() { terminate(true) }, func() { terminate(false) })
+}
+
+func checkLastLineWithoutNewline(t *check.T) {
 	s := wire.StartStdio(t)
-	s.Initialize(rev)
-	s.Send(wire.Request(`2`, "tools/call", wire.ToolCall("countdown", map[string]any{"from": 100, "interval_ms": 100}, nil)))
-	t.Wire.Event("sent SIGTERM")
-	if err := s.Proc.Terminate(); err != nil {
-		t.Failf("could not send SIGTERM: %v", err)
-	}
-	if !s.Proc.WaitExit(wire.EXIT) {
-		t.Fail(check.Failure{What: fmt.Sprintf("the server was still running %v after SIGTERM", wire.EXIT), Want: "the server exits"})
-	}
+	// initialize, because a server answers it before it reads on: its
+	// answer does not depend on Serve waiting for requests at end of input
+	// (STDIO-22's business).
+	s.SendRaw(wire.Request(`"last"`, "initialize", wire.InitializeParams(rev))) // no newline
+	s.CloseStdin()
+	mustResult(t, s.AwaitResponse(wire.T1, `"last"`, "initialize sent as the last line, without a newline, before stdin closed"), "initialize")
 }
 
 // ---- helpers ----
+
+// isBatchOfMessages reports whether text is a JSON array of one or more
+// valid JSON-RPC messages: the answer to a batch.
+func isBatchOfMessages(text string) bool {
+	var elems []json.RawMessage
+	if json.Unmarshal([]byte(text), &elems) != nil || len(elems) == 0 {
+		return false
+	}
+	for _, e := range elems {
+		if m, err := wire.Parse(e); err != nil || m.Problem() != "" {
+			return false
+		}
+	}
+	return true
+}
 
 // awaitVerdict waits for the answer to a message that may be invalid: a
 // response with the message's id (its JSON text; "" when it has none), or an

@@ -1,11 +1,14 @@
 package grader
 
 import (
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"io"
 	"math"
 	"net/http"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"mcpcourse/grader/internal/check"
@@ -36,6 +39,11 @@ var Lesson02 = &Lesson{
 	Stage:  "02-streamable-http",
 	Title:  "Streamable HTTP: one endpoint, sessions, stateless mode",
 	Guide:  "lessons/02-streamable-http.md",
+	// A server that does not start, answers 501 or fails initialize fails
+	// nearly every check, and one that issues no session id fails every
+	// check that needs a session: HTTP-01 and HTTP-09 tell why.
+	Causes: map[string]string{wire.CauseStart: "HTTP-01", wire.CauseUnimplemented: "HTTP-01",
+		wire.CauseInitialize: "HTTP-01", wire.CauseSession: "HTTP-09"},
 	Checks: []*check.Check{
 		// Step 1: one endpoint that takes POSTs.
 		{
@@ -54,19 +62,22 @@ var Lesson02 = &Lesson{
 		},
 		{
 			ID: "HTTP-03", Step: 1, Severity: check.Must, Budget: 5 * time.Second,
-			Title: "a notification gets 202 Accepted with an empty body",
+			Title: "a notification, or a response from the client, gets 202 Accepted with an empty body",
 			Spec:  sendingRule("If the server accepts the input, the server MUST return HTTP status code 202 Accepted with no body"),
-			Hint:  "A body that holds no request needs no answer: hand it to the session, then w.WriteHeader(http.StatusAccepted) and write nothing. Not 200, not 204, not {}.",
-			Run:   checkHTTPNotification,
+			Hint: "A body that holds no request (a notification, or the client's response to a request of the server's) needs no answer: " +
+				"hand it to the session, then w.WriteHeader(http.StatusAccepted) and write nothing. Not 200, not 204, not {}.",
+			Run: checkHTTPNotification,
 		},
 		{
 			ID: "HTTP-04", Step: 1, Severity: check.Must, Budget: 5 * time.Second,
-			Title: "a POST whose Accept lacks application/json or text/event-stream gets a 4xx",
+			Title: "Accept is read as a list: any order, spacing, case, wildcards or repeated headers are served; without both types, or with q=0, a 4xx",
 			Spec:  sendingRule("The client MUST include an Accept header, listing both application/json and text/event-stream as supported content types"),
 			Course: "The spec puts the rule on the client and leaves the server's answer open. The course requires a 4xx " +
-				"(406 Not Acceptable in the reference): the server picks JSON or SSE per response, so a client that cannot take both will break later, not now.",
-			Hint: "Parse Accept as a comma-separated list of media types (mime.ParseMediaType each, honour q=0 and wildcards) and refuse the POST unless both types are acceptable.",
-			Run:  checkHTTPAccept,
+				"(406 Not Acceptable in the reference): the server picks JSON or SSE per response, so a client that cannot take both will break later, not now. " +
+				"Real clients write Accept in many ways (RFC 9110 §12.5.1), and each must be understood.",
+			Hint: "Parse Accept as a comma-separated list of media types, in every value of the header (r.Header.Values): mime.ParseMediaType each piece, " +
+				"skip pieces with q=0, and let type/*, */* match. Refuse the POST unless both types are acceptable; never compare the header with one fixed string.",
+			Run: checkHTTPAccept,
 		},
 		{
 			ID: "HTTP-05", Step: 1, Severity: check.Must, Budget: 5 * time.Second,
@@ -98,45 +109,71 @@ var Lesson02 = &Lesson{
 			Hint:  "An unknown method is a perfectly good request with an error for an answer: send the session's -32601 response like any other response, with 200.",
 			Run:   checkHTTPUnknownMethod,
 		},
+		{
+			ID: "HTTP-27", Step: 1, Severity: check.Must, Budget: 5 * time.Second,
+			Title: "a POST whose Content-Type is not application/json gets 415; parameters such as charset are fine",
+			Spec:  sendingRule("The body of the POST request MUST be a single JSON-RPC request, notification, or response"),
+			Course: "The spec does not name the status. The course requires 415 Unsupported Media Type for a body that does not say it is JSON: " +
+				"a web page can POST text/plain to any site without asking first, never application/json (lesson 04 builds on this).",
+			Hint: "Parse Content-Type with mime.ParseMediaType and compare the media type alone: application/json; charset=utf-8 is JSON too. " +
+				"Anything else, or no Content-Type at all, gets 415 before the body is read.",
+			Run: checkHTTPContentType,
+		},
+		{
+			ID: "HTTP-28", Step: 1, Severity: check.Must, Budget: 10 * time.Second,
+			Title: "a body over the limit is refused before it is read to its end (the grader counts the bytes the server takes)",
+			Spec:  noLimitRule,
+			Course: "A status code is not enough: a server that reads a 512 MiB body into memory and then answers 413 has already lost. " +
+				"The grader streams a 48 MiB body without Content-Length and counts how much the server has taken when its answer begins: " +
+				"the 4 MiB limit, plus what the network buffers hold, and no more than 24 MiB.",
+			Hint: "Read through http.MaxBytesReader(w, r.Body, limit), which stops at the limit, rather than io.ReadAll(r.Body) and a length check afterwards. " +
+				"Checking r.ContentLength is not enough either: a chunked body has none.",
+			Run: checkHTTPBodyReadBounded,
+		},
 
 		// Step 2: sessions.
 		{
 			ID: "HTTP-09", Step: 2, Severity: check.Must, Budget: 5 * time.Second,
-			Title: "initialize's response sets MCP-Session-Id, in visible ASCII",
+			Title: "initialize's response sets MCP-Session-Id, in visible ASCII; an initialize that carries one gets 400",
 			Spec:  sessionRule("The session ID MUST only contain visible ASCII characters (ranging from 0x21 to 0x7E)"),
-			Hint:  "Set the header on the response that carries the InitializeResult, before writing the body. Hex or base64url encoding keeps the id to visible ASCII.",
-			Run:   checkHTTPSessionIssued,
+			Course: "An initialize starts a new session; one that names a session already is a client's mistake. " +
+				"The course requires 400 for it, rather than a second session or a silent restart of the first.",
+			Hint: "Set the header on the response that carries the InitializeResult, before writing the body. Hex or base64url encoding keeps the id to visible ASCII. " +
+				"Refuse an initialize that carries MCP-Session-Id with 400 before creating anything.",
+			Run: checkHTTPSessionIssued,
 		},
 		{
 			ID: "HTTP-10", Step: 2, Severity: check.Must, Budget: 10 * time.Second,
-			Title: "session ids are unique and unguessable: 128 random bits from crypto/rand",
+			Title: "session ids look unguessable from outside: unique, ~128 varying bits, new each run, no math/rand pattern",
 			Spec: check.Spec{Rev: rev, Section: "security best practices › Session Hijacking › Mitigation; basic/transports › Streamable HTTP › Session Management",
 				Quote: "MCP servers MUST use secure, non-deterministic session IDs"},
-			Course: "The course asks for about 128 random bits (a random UUID's 122 pass), and ids that differ between two runs of the server.",
-			Hint:   "Read 16 bytes with crypto/rand.Read and hex-encode them. Not a counter, not a timestamp, not math/rand: with those, anyone who sees one id can work out the next.",
-			Run:    checkHTTPSessionIDsUnguessable,
+			Course: "The course asks for about 128 random bits from crypto/rand (a random UUID's 122 pass). The grader sees only the ids, so it cannot prove " +
+				"where they come from: it collects 320 of them and catches repeats, counters, timestamps and short ids, a generator seeded with a constant " +
+				"(the first id is the same in two runs), and math/rand's own generator, whose every output is the sum of the outputs 273 and 607 places before it.",
+			Hint: "Read 16 bytes with crypto/rand.Read and hex-encode them. Not a counter, not a timestamp, not math/rand however seeded: with those, anyone who sees some ids can work out the next.",
+			Run:  checkHTTPSessionIDsUnguessable,
 		},
 		{
 			ID: "HTTP-11", Step: 2, Severity: check.Must, Budget: 5 * time.Second,
-			Title:  "a request without MCP-Session-Id gets 400",
+			Title:  "without MCP-Session-Id, a request, a notification, a response or a batch gets 400",
 			Spec:   sessionRule("Servers that require a session ID SHOULD respond to requests without an MCP-Session-Id header (other than initialization) with HTTP 400 Bad Request"),
 			Course: "The spec says SHOULD; the course requires 400. A 200 with an error inside tells a client's HTTP layer that all went well.",
-			Hint:   "Every request except initialize must carry the header. Without it, answer 400 before anything else happens.",
+			Hint:   "Every message except initialize must carry the header, notifications too: they need no answer, but they still belong to a session. Without it, answer 400 before anything else happens.",
 			Run:    checkHTTPMissingSession,
 		},
 		{
 			ID: "HTTP-12", Step: 2, Severity: check.Must, Budget: 5 * time.Second,
-			Title: "an unknown session id gets 404 and is never adopted",
+			Title: "an unknown session id gets 404, for requests, notifications and DELETE, and is never adopted",
 			Spec:  sessionRule("The server MAY terminate the session at any time, after which it MUST respond to requests containing that session ID with HTTP 404 Not Found"),
-			Hint:  "Look the id up in your session map; if it is not there, answer 404. Never create a session for an id the client made up: session ids come from the server only.",
+			Hint:  "Look the id up in your session map, for every message; if it is not there, answer 404 (a notification too: it cannot be delivered). Never create a session for an id the client made up: session ids come from the server only.",
 			Run:   checkHTTPUnknownSession,
 		},
 		{
 			ID: "HTTP-13", Step: 2, Severity: check.Must, Budget: 5 * time.Second,
-			Title:  "DELETE ends the session; its id then gets 404",
+			Title:  "DELETE ends the session: what runs in it stops, and its id then gets 404",
 			Spec:   sessionRule("Clients that no longer need a particular session SHOULD send an HTTP DELETE to the MCP endpoint with the MCP-Session-Id header"),
 			Course: "The spec lets a server refuse DELETE with 405. The course requires it to end the session (2xx), and 400 when the header is missing.",
-			Hint:   "On DELETE, remove the session from the map, cancel what runs in it (session.Close), and answer 204. Later requests with that id then get 404.",
+			Hint:   "On DELETE, remove the session from the map, cancel what runs in it (session.Close, which endLocked calls), and answer 204. Later requests with that id, and a second DELETE, then get 404.",
 			Run:    checkHTTPDelete,
 		},
 		{
@@ -157,32 +194,45 @@ var Lesson02 = &Lesson{
 		},
 		{
 			ID: "HTTP-16", Step: 2, Severity: check.Must, Budget: 8 * time.Second,
-			Title: "an idle session expires, and then gets 404",
+			Title: "an idle session expires: it then gets 404, and no longer takes a place under the session cap",
 			Spec: check.Spec{Rev: rev, Section: "basic/transports › Streamable HTTP › Session Management; security best practices › Session Hijacking › Mitigation",
 				Quote: "Rotating or expiring session IDs can also reduce the risk"},
 			Course: "Clients vanish without sending DELETE. The course requires idle sessions to expire after a timeout " +
 				"(-session-timeout; the grader sets 1s), so abandoned sessions do not pile up in memory.",
-			Hint: "Record when each session was last used; when a lookup finds it idle for longer than the timeout, end it and answer 404. Sweep the map now and then too.",
-			Run:  checkHTTPSessionExpiry,
+			Hint: "Record when each session was last used; when a lookup finds it idle for longer than the timeout, end it and answer 404. " +
+				"Sweep the map now and then too, and before refusing an initialize at the cap: expired sessions must not keep their places.",
+			Run: checkHTTPSessionExpiry,
 		},
 		{
 			ID: "HTTP-17", Step: 2, Severity: check.Must, Budget: 8 * time.Second,
-			Title: "when the session cap is reached, initialize gets 503 and the rest keeps working",
+			Title: "at the session cap, initialize gets 503 with Retry-After and the rest keeps working; a failed initialize takes no place",
 			Spec:  noLimitRule,
 			Course: "A flood of initialize requests must not exhaust memory. The course requires a cap on live sessions " +
 				"(-max-sessions; the grader sets 3) and a clear refusal beyond it: 503 Service Unavailable (429 also passes).",
-			Hint: "Before creating a session, count the live ones; at the cap, answer 503 with a Retry-After header. Sessions that exist keep working, and ending one frees a place.",
-			Run:  checkHTTPSessionCap,
+			Hint: "Before creating a session, count the live ones; at the cap, answer 503 with a Retry-After header. Sessions that exist keep working, and ending one frees a place. " +
+				"An initialize that fails (an error response) starts nothing: remove its session again, and send no MCP-Session-Id.",
+			Run: checkHTTPSessionCap,
+		},
+		{
+			ID: "HTTP-29", Step: 2, Severity: check.Must, Budget: 8 * time.Second,
+			Title: "a session in use never expires: steady requests, or one request longer than the timeout, keep it alive",
+			Spec: check.Spec{Rev: rev, Section: "basic/transports › Streamable HTTP › Session Management",
+				Quote: "The server MAY terminate the session at any time, after which it MUST respond to requests containing that session ID with HTTP 404 Not Found"},
+			Course: "Expiry is for sessions nobody uses. The course requires a session to live while requests keep coming (the grader pings every 200 ms, " +
+				"with -session-timeout 1s) and while a request runs longer than the timeout, and to start its idle time again when that request ends.",
+			Hint: "Refresh lastUsed whenever a request of the session ends (in the release function acquire returns), and never expire a session with a request " +
+				"running (active > 0), neither in acquire nor in the sweep.",
+			Run: checkHTTPSessionInUse,
 		},
 
 		// Step 3: the protocol version header, and batches.
 		{
 			ID: "HTTP-18", Step: 3, Severity: check.Must, Budget: 5 * time.Second,
-			Title: "MCP-Protocol-Version: unsupported or malformed gets 400; absent is accepted",
+			Title: "MCP-Protocol-Version: unsupported or malformed gets 400, on requests, notifications, batches and DELETE; absent is accepted",
 			Spec:  httpRule("Protocol Version Header", "If the server receives a request with an invalid or unsupported MCP-Protocol-Version, it MUST respond with 400 Bad Request"),
 			Course: "Without the header, the spec says the server SHOULD assume 2025-03-26 (or use the version the session negotiated); " +
 				"the course requires that such a request is served.",
-			Hint: "Look the header up in the version table (mcp.LookupVersion). Present and unknown: 400. Absent: use the session's negotiated version, or 2025-03-26.",
+			Hint: "Look the header up in the version table (mcp.LookupVersion) for every message, and for DELETE. Present and unknown: 400. Absent: use the session's negotiated version, or 2025-03-26.",
 			Run:  checkHTTPProtocolVersionHeader,
 		},
 		{
@@ -195,47 +245,62 @@ var Lesson02 = &Lesson{
 		},
 		{
 			ID: "HTTP-20", Step: 3, Severity: check.Must, Budget: 5 * time.Second,
-			Title: "at 2025-11-25, a batch POST gets 400 with a -32600 error",
+			Title: "at 2025-11-25 and 2025-06-18, a batch POST gets 400 with a -32600 error, with or without the version header",
 			Spec:  sendingRule("The body of the POST request MUST be a single JSON-RPC request, notification, or response"),
-			Hint:  "ServeBatch refuses batches at versions without them; send its reject with status 400.",
-			Run:   checkHTTPBatchAt20251125,
+			Hint: "ServeBatch refuses batches at versions without them; send its reject with status 400. Without MCP-Protocol-Version, " +
+				"the version is the one the session negotiated: a 2025-11-25 session does not turn into 2025-03-26 because a header is missing.",
+			Run: checkHTTPBatchAt20251125,
 		},
 
 		// Step 4: GET and the other methods.
 		{
 			ID: "HTTP-21", Step: 4, Severity: check.Must, Budget: 5 * time.Second,
-			Title: "GET gets 405 at once, with an Allow header and a body that ends",
+			Title: "GET gets 405 at once, before any session or version check, with an Allow header that does not list GET, and a body that ends",
 			Spec:  listeningRule("The server MUST either return Content-Type: text/event-stream in response to this HTTP GET, or else return HTTP 405 Method Not Allowed"),
 			Course: "This stage offers no stream on GET (stage 03 adds it), so GET must be refused at once: headers and the whole body within 2 s. " +
 				"RFC 9110 requires an Allow header on every 405.",
-			Hint: "Set Allow (for example \"POST, DELETE\"), write a JSON-RPC error body with status 405, and return from the handler. Do not start an SSE response you will never write to.",
-			Run:  checkHTTPGet,
+			Hint: "Check the method first. Set Allow to the methods you serve (\"POST, DELETE\"), write a JSON-RPC error body with status 405, and return from the handler. " +
+				"Do not start an SSE response you will never write to.",
+			Run: checkHTTPGet,
 		},
 
 		// Step 5: progress on the request's own stream, and cancellation.
 		{
 			ID: "HTTP-22", Step: 5, Severity: check.Must, Budget: 8 * time.Second,
-			Title: "progress notifications arrive on the request's SSE stream, before the response, and the stream ends",
+			Title: "progress notifications arrive on the request's SSE stream as they happen, before the response, and the stream ends",
 			Spec:  sendingRule("After the JSON-RPC response has been sent, the server SHOULD terminate the SSE stream"),
 			Course: "The course requires a request with a progress token to be answered as an SSE stream carrying its progress, " +
 				"then its response, and then to end (the spec: SHOULD).",
-			Hint: "When params._meta.progressToken is set, answer with Content-Type: text/event-stream, pass the stream to the session as its Peer so each notification becomes an event, write the response as the last event, and return.",
-			Run:  checkHTTPProgress,
+			Hint: "When params._meta.progressToken is set, answer with Content-Type: text/event-stream, pass the stream to the session as its Peer so each notification becomes an event, " +
+				"flushed at once (http.ResponseController.Flush), write the response as the last event, and return.",
+			Run: checkHTTPProgress,
 		},
 		{
 			ID: "HTTP-23", Step: 5, Severity: check.Must, Budget: 10 * time.Second,
-			Title: "notifications/cancelled in its own POST stops a running request, whose stream ends without a response",
+			Title: "notifications/cancelled in its own POST stops a running request, which is answered by an SSE stream that ends without a response",
 			Spec: check.Spec{Rev: rev, Section: "basic/transports › Streamable HTTP › Sending Messages to the Server; basic/utilities/cancellation",
 				Quote: "To cancel, the client SHOULD explicitly send an MCP CancelledNotification"},
 			Course: "The spec says receivers SHOULD stop a cancelled request and SHOULD NOT answer it; the course requires both.",
-			Hint:   "The cancellation arrives on another POST, with the same session id: it must reach the same mcp.Session as the running request, which then returns nil. End that request's response without a JSON-RPC response.",
-			Run:    checkHTTPCancellation,
+			Hint: "The cancellation arrives on another POST, with the same session id: it must reach the same mcp.Session as the running request, which then returns nil. " +
+				"End that request's stream without a JSON-RPC response; a request that was to be answered with JSON gets a stream that ends at once " +
+				"(h.streams.Open(w, r, sess).Close()). Not 204: a POST that holds a request MUST be answered with JSON or SSE.",
+			Run: checkHTTPCancellation,
+		},
+		{
+			ID: "HTTP-30", Step: 5, Severity: check.Must, Budget: 8 * time.Second,
+			Title: "a client that drops its connection has not cancelled: the request runs to its end (seen in the history tool)",
+			Spec:  sendingRule("Disconnection SHOULD NOT be interpreted as the client cancelling its request"),
+			Course: "The spec says SHOULD NOT; in stateful mode the course requires it: a request stops when the client cancels it, or when its session ends. " +
+				"The grader hangs up on two countdowns, one answered as JSON and one as an SSE stream, then asks the session's history tool how they ended.",
+			Hint: "Run requests under the given h.requestContext(r): in stateful mode it is context.WithoutCancel(r.Context()), so that a dropped connection " +
+				"does not cancel the request. r.Context() alone is cancelled the moment the client goes away.",
+			Run: checkHTTPDisconnectIsNotCancel,
 		},
 
 		// Step 6: stateless mode.
 		{
 			ID: "HTTP-24", Step: 6, Severity: check.Must, Budget: 5 * time.Second,
-			Title: "stateless: no session id is issued, and none is needed or checked",
+			Title: "stateless: no session id is issued, and none is needed or checked, for requests, notifications or batches",
 			Spec:  sessionRule("A server using the Streamable HTTP transport MAY assign a session ID at initialization time"),
 			Course: "With -stateless, the course requires a server with no sessions at all: initialize gets no MCP-Session-Id, " +
 				"and every request is served whether it carries one or not.",
@@ -305,10 +370,11 @@ func checkHTTPNotification(t *check.T) {
 		wire.Notification("notifications/initialized", nil),
 		wire.Notification("notifications/cancelled", map[string]any{"requestId": "no-such-request"}),
 		wire.Notification("notifications/grader-unknown", map[string]any{"x": 1}),
+		`{"jsonrpc":"2.0","id":"srv-1","result":{}}`, // the client's response to a request the server never sent
 	} {
-		resp := h.Post(session, rev, body, "a notification")
+		resp := h.Post(session, rev, body, "a message that needs no answer")
 		if resp.Status != http.StatusAccepted || len(resp.Body) != 0 {
-			t.Fail(check.Failure{What: "a POST holding only a notification did not get 202 Accepted with an empty body",
+			t.Fail(check.Failure{What: "a POST holding only a notification or a response did not get 202 Accepted with an empty body",
 				Got: resp.Summary(), Want: "HTTP 202, empty body"})
 		}
 	}
@@ -317,17 +383,42 @@ func checkHTTPNotification(t *check.T) {
 func checkHTTPAccept(t *check.T) {
 	h := wire.StartHTTP(t)
 	session, _ := h.Initialize(rev)
-	for _, accept := range []string{"application/json", "text/event-stream"} {
+	post := func(accept []string, id string) *wire.Response {
 		hdr := wire.Headers(session, rev)
-		hdr.Set("Accept", accept)
-		resp := h.Do(wire.Req{Header: hdr, Body: wire.Request(`2`, "ping", nil), Purpose: "ping with Accept: " + accept})
-		if resp.Status < 400 || resp.Status > 499 {
-			t.Fail(check.Failure{What: fmt.Sprintf("a POST with only %q in Accept was served", accept),
+		hdr.Del("Accept")
+		for _, a := range accept {
+			hdr.Add("Accept", a)
+		}
+		return h.Do(wire.Req{Header: hdr, Body: wire.Request(id, "ping", nil), Purpose: "ping with Accept: " + strings.Join(accept, " + ")})
+	}
+	for i, accept := range [][]string{
+		{"application/json"},
+		{"text/event-stream"},
+		{"application/json, text/event-stream;q=0"},
+		{"application/json;q=0, text/event-stream"},
+		{}, // no Accept at all
+	} {
+		if resp := post(accept, fmt.Sprint(10+i)); resp.Status < 400 || resp.Status > 499 {
+			t.Fail(check.Failure{What: fmt.Sprintf("a POST with Accept %q, which does not allow both types, was served", strings.Join(accept, " + ")),
 				Got: resp.Summary(), Want: "a 4xx status (406 Not Acceptable, for instance)"})
 		}
 	}
-	resp := h.Post(session, rev, wire.Request(`3`, "ping", nil), "ping with both types in Accept")
-	expectStatus(t, resp, http.StatusOK, "ping with a correct Accept header")
+	for i, accept := range [][]string{
+		{"application/json, text/event-stream"},
+		{"text/event-stream, application/json"},
+		{"application/json,text/event-stream"},
+		{"application/json;q=0.9, text/event-stream;q=0.5"},
+		{"Application/JSON, Text/Event-Stream"},
+		{"application/json", "text/event-stream"}, // two Accept lines
+		{"application/*, text/*"},
+		{"*/*"},
+	} {
+		resp := post(accept, fmt.Sprint(20+i))
+		if resp.Status != http.StatusOK {
+			t.Fail(check.Failure{What: fmt.Sprintf("a POST with Accept %q, which allows both types, was refused", strings.Join(accept, " + ")),
+				Got: resp.Summary(), Want: "HTTP 200: Accept is a list of media ranges, in any order, with optional spaces, parameters, wildcards, and any case"})
+		}
+	}
 }
 
 func checkHTTPParseError(t *check.T) {
@@ -390,10 +481,19 @@ func checkHTTPSessionIssued(t *check.T) {
 	}
 	resp := h.Post(session, rev, wire.Request(`2`, "ping", nil), "ping with the new session id")
 	expectStatus(t, resp, http.StatusOK, "ping with the session id initialize returned")
+
+	resp = h.Post(session, "", wire.Request(`1`, "initialize", wire.InitializeParams(rev)), "initialize that carries the live session's id")
+	if resp.Status != http.StatusBadRequest {
+		t.Fail(check.Failure{What: "an initialize that carries MCP-Session-Id was not refused", Got: resp.Summary(),
+			Want: "HTTP 400: initialize starts a new session, and must be sent without the header"})
+	}
+	expectStatus(t, h.Post(session, rev, wire.Request(`3`, "ping", nil), "ping after the refused initialize"), http.StatusOK,
+		"a ping in the session, after an initialize that named it was refused")
 }
 
-// sessionSamples is how many ids the grader collects to judge randomness.
-const sessionSamples = 32
+// sessionSamples is how many ids the grader collects to judge randomness:
+// enough for math/rand's pattern, which spans 607 outputs, to show.
+const sessionSamples = 320
 
 func checkHTTPSessionIDsUnguessable(t *check.T) {
 	h := wire.StartHTTP(t)
@@ -403,17 +503,26 @@ func checkHTTPSessionIDsUnguessable(t *check.T) {
 		resp := h.Post("", "", wire.Request(`1`, "initialize", wire.InitializeParams(rev)), "initialize")
 		id := resp.Header.Get("Mcp-Session-Id")
 		if id == "" {
-			t.Fail(check.Failure{What: "an initialize response has no MCP-Session-Id header", Got: resp.Summary()})
+			t.Fail(check.Failure{What: fmt.Sprintf("the response to initialize %d has no MCP-Session-Id header", i+1), Got: resp.Summary(),
+				Cause: map[bool]string{true: wire.CauseSession}[i == 0]})
 		}
 		if seen[id] {
 			t.Fail(check.Failure{What: fmt.Sprintf("initialize %d returned a session id already issued", i+1), Got: check.Quote(id)})
 		}
 		seen[id] = true
 		ids = append(ids, id)
+		if i == 31 {
+			// 32 ids are enough to see how many bits vary.
+			if bits := estimateRandomBits(ids); bits < 120 {
+				t.Fail(check.Failure{What: fmt.Sprintf("the session ids look like about %.0f random bits; the course asks for 128 (at least 120)", bits),
+					Got: strings.Join(ids[:4], "\n"), Want: "ids such as 32 random hex digits, every one of them different from run to run"})
+			}
+		}
 	}
-	if bits := estimateRandomBits(ids); bits < 120 {
-		t.Fail(check.Failure{What: fmt.Sprintf("the session ids look like about %.0f random bits; the course asks for 128 (at least 120)", bits),
-			Got: strings.Join(ids[:4], "\n"), Want: "ids such as 32 random hex digits, every one of them different from run to run"})
+	if layout, ok := mathRandPattern(ids); ok {
+		t.Fail(check.Failure{What: fmt.Sprintf("the session ids follow math/rand's generator (%s): each of its outputs is the sum of the ones 273 and 607 places before, "+
+			"so whoever collects some ids can compute the next ones", layout),
+			Got: strings.Join(ids[:4], "\n"), Want: "ids from crypto/rand, whose outputs follow no pattern"})
 	}
 
 	// A generator seeded with a constant gives every run the same ids.
@@ -423,6 +532,68 @@ func checkHTTPSessionIDsUnguessable(t *check.T) {
 		t.Fail(check.Failure{What: "two fresh runs of the server issued the same first session id: anyone can predict the ids",
 			Got: check.Quote(first), Want: "a different id on every run"})
 	}
+}
+
+// mathRandPattern reports whether ids carry the outputs of math/rand's
+// generator (rand.New(rand.NewSource(seed)), however seeded): an additive
+// lagged Fibonacci generator, whose every 64-bit output is the sum of the
+// outputs 607 and 273 places before it. The ids are read as hex (dashes
+// dropped) and split into outputs the ways Go code turns them into ids:
+// 8 bytes each, as fmt's %016x or encoding/binary write them, or 7 bytes
+// each, little-endian, as Rand.Read fills a byte slice. Outputs of a
+// cryptographic source match the sum by chance with odds of 2^-56 each.
+func mathRandPattern(ids []string) (layout string, found bool) {
+	var stream []byte
+	for _, id := range ids {
+		b, err := hex.DecodeString(strings.ReplaceAll(id, "-", ""))
+		if err != nil || len(b) == 0 {
+			return "", false
+		}
+		stream = append(stream, b...)
+	}
+	const mask = 1<<56 - 1
+	hits := func(values []uint64) int {
+		n := 0
+		for k := 607; k < len(values); k++ {
+			if (values[k]-values[k-607]-values[k-273])&mask == 0 {
+				n++
+			}
+		}
+		return n
+	}
+	chunks := func(offset, size int, value func([]byte) uint64) []uint64 {
+		var out []uint64
+		for i := offset; i+size <= len(stream); i += size {
+			out = append(out, value(stream[i:i+size]))
+		}
+		return out
+	}
+	le := func(b []byte) uint64 {
+		var v uint64
+		for i := len(b) - 1; i >= 0; i-- {
+			v = v<<8 | uint64(b[i])
+		}
+		return v
+	}
+	be := func(b []byte) uint64 {
+		var v uint64
+		for _, c := range b {
+			v = v<<8 | uint64(c)
+		}
+		return v
+	}
+	if hits(chunks(0, 8, be)) >= 3 {
+		return "8 bytes per output, big-endian, as fmt.Sprintf(\"%016x\", r.Uint64()) writes them", true
+	}
+	if hits(chunks(0, 8, le)) >= 3 {
+		return "8 bytes per output, little-endian", true
+	}
+	for offset := 0; offset < 7; offset++ {
+		if hits(chunks(offset, 7, le)) >= 3 {
+			return "7 bytes per output, as math/rand's Rand.Read fills a slice", true
+		}
+	}
+	return "", false
 }
 
 // estimateRandomBits judges how many random bits a set of ids carries. A
@@ -470,16 +641,23 @@ func estimateRandomBits(ids []string) float64 {
 func checkHTTPMissingSession(t *check.T) {
 	h := wire.StartHTTP(t)
 	h.Initialize(rev)
-	resp := h.Post("", rev, wire.Request(`2`, "tools/list", nil), "tools/list without MCP-Session-Id")
-	if resp.Status != http.StatusBadRequest {
-		t.Fail(check.Failure{What: "a request without MCP-Session-Id, after a session was set up, did not get 400", Got: resp.Summary(), Want: "HTTP 400"})
+	for _, m := range []struct{ body, what string }{
+		{wire.Request(`2`, "tools/list", nil), "a request"},
+		{wire.Notification("notifications/grader-unknown", nil), "a notification"},
+		{`{"jsonrpc":"2.0","id":"srv-1","result":{}}`, "a response"},
+		{"[" + wire.Request(`3`, "ping", nil) + "]", "a batch"},
+	} {
+		resp := h.Post("", rev, m.body, m.what+" without MCP-Session-Id")
+		if resp.Status != http.StatusBadRequest {
+			t.Fail(check.Failure{What: m.what + " without MCP-Session-Id, after a session was set up, did not get 400", Got: resp.Summary(), Want: "HTTP 400"})
+		}
 	}
 }
 
 func checkHTTPUnknownSession(t *check.T) {
 	h := wire.StartHTTP(t)
 	h.Initialize(rev)
-	madeUp := fmt.Sprintf("grader-made-up-%d", time.Now().UnixNano())
+	madeUp := "grader-made-up-session-id"
 	for i := 1; i <= 2; i++ {
 		resp := h.Post(madeUp, rev, wire.Request(`2`, "ping", nil), "ping with a session id the server never issued")
 		if resp.Status != http.StatusNotFound {
@@ -490,7 +668,12 @@ func checkHTTPUnknownSession(t *check.T) {
 			t.Fail(check.Failure{What: what, Got: resp.Summary(), Want: "HTTP 404, every time"})
 		}
 	}
-	resp := h.Do(wire.Req{Method: http.MethodDelete, Header: wire.Headers(madeUp, rev), Purpose: "DELETE of a session that never existed"})
+	resp := h.Post(madeUp, rev, wire.Notification("notifications/grader-unknown", nil), "a notification with a session id the server never issued")
+	if resp.Status != http.StatusNotFound {
+		t.Fail(check.Failure{What: "a notification with a session id the server never issued did not get 404", Got: resp.Summary(),
+			Want: "HTTP 404: there is no session to deliver it to"})
+	}
+	resp = h.Do(wire.Req{Method: http.MethodDelete, Header: wire.Headers(madeUp, rev), Purpose: "DELETE of a session that never existed"})
 	if resp.Status != http.StatusNotFound {
 		t.Fail(check.Failure{What: "DELETE of a session that never existed did not get 404", Got: resp.Summary(), Want: "HTTP 404"})
 	}
@@ -503,13 +686,39 @@ func checkHTTPDelete(t *check.T) {
 	if resp.Status != http.StatusBadRequest {
 		t.Fail(check.Failure{What: "DELETE without MCP-Session-Id did not get 400", Got: resp.Summary(), Want: "HTTP 400"})
 	}
+
+	// A 3 s countdown runs in the session when it is deleted: it must stop.
+	running := make(chan *wire.Response, 1)
+	go func() {
+		defer close(running)
+		running <- h.Do(wire.Req{Header: wire.Headers(session, rev), Within: 5 * time.Second, Purpose: "a 3 s countdown, running when its session is deleted",
+			Body: wire.Request(`"running"`, "tools/call", wire.ToolCall("countdown", map[string]any{"from": 30, "interval_ms": 100}, nil))})
+	}()
+	pause(t, 200*time.Millisecond)
 	resp = h.Do(wire.Req{Method: http.MethodDelete, Header: wire.Headers(session, rev), Purpose: "DELETE of the session"})
 	if resp.Status < 200 || resp.Status > 299 {
 		t.Fail(check.Failure{What: "DELETE of a live session did not succeed", Got: resp.Summary(), Want: "a 2xx status, such as 204"})
 	}
+	deleted := time.Now()
 	resp = h.Post(session, rev, wire.Request(`2`, "ping", nil), "ping with the deleted session id")
 	if resp.Status != http.StatusNotFound {
 		t.Fail(check.Failure{What: "after DELETE, a request with the session's id did not get 404", Got: resp.Summary(), Want: "HTTP 404"})
+	}
+	resp = h.Do(wire.Req{Method: http.MethodDelete, Header: wire.Headers(session, rev), Purpose: "a second DELETE of the same session"})
+	if resp.Status != http.StatusNotFound {
+		t.Fail(check.Failure{What: "a second DELETE of the same session did not get 404", Got: resp.Summary(), Want: "HTTP 404: the session is gone"})
+	}
+	countdown, ok := <-running
+	if !ok {
+		t.FailNow() // the countdown's request failed; its report says why
+	}
+	if m := countdown.Find(`"running"`); m != nil && m.Error == nil {
+		t.Fail(check.Failure{What: "the countdown running in the deleted session ran on to its end, and got its result", Got: countdown.Summary(),
+			Want: "the request stops when its session ends (session.Close cancels it)"})
+	}
+	if waited := time.Since(deleted); waited > time.Second {
+		t.Fail(check.Failure{What: fmt.Sprintf("the countdown running in the deleted session took %v more to end", waited.Round(time.Millisecond)),
+			Want: "the request stops within moments of the DELETE"})
 	}
 }
 
@@ -533,13 +742,14 @@ func checkHTTPIsolation(t *check.T) {
 func checkHTTPConcurrentSessions(t *check.T) {
 	h := wire.StartHTTP(t)
 
-	// A slow request in one session must not hold up the others.
+	// A slow request in one session must not hold up the others: every
+	// client below must be done before it ends.
 	slow, _ := h.Initialize(rev)
 	slowDone := make(chan struct{})
 	go func() {
 		defer close(slowDone)
-		h.Do(wire.Req{Header: wire.Headers(slow, rev), Within: 6 * time.Second, Purpose: "a 3 s countdown in another session",
-			Body: wire.Request(`"slow"`, "tools/call", wire.ToolCall("countdown", map[string]any{"from": 30, "interval_ms": 100}, nil))})
+		h.Do(wire.Req{Header: wire.Headers(slow, rev), Within: 6 * time.Second, Purpose: "a 4 s countdown in another session",
+			Body: wire.Request(`"slow"`, "tools/call", wire.ToolCall("countdown", map[string]any{"from": 40, "interval_ms": 100}, nil))})
 	}()
 	pause(t, 100*time.Millisecond) // let the countdown start
 
@@ -556,6 +766,12 @@ func checkHTTPConcurrentSessions(t *check.T) {
 				t.Fail(check.Failure{What: fmt.Sprintf("with %d clients at once, client %d's session lists the wrong notes", n, i),
 					Got: check.Quote(got), Want: check.Quote(want)})
 			}
+			select {
+			case <-slowDone:
+				t.Fail(check.Failure{What: fmt.Sprintf("client %d finished its four short requests only after a 4 s countdown in another session had ended: the slow request held it up", i),
+					Want: "every client served while the countdown runs"})
+			default:
+			}
 		})
 	}
 	t.Parallel(clients...)
@@ -564,27 +780,78 @@ func checkHTTPConcurrentSessions(t *check.T) {
 }
 
 func checkHTTPSessionExpiry(t *check.T) {
-	h := wire.StartHTTP(t, "-session-timeout", "1s")
+	h := wire.StartHTTP(t, "-session-timeout", "1s", "-max-sessions", "2")
 	session, _ := h.Initialize(rev)
+	h.Initialize(rev) // the second and last place
 	expectStatus(t, h.Post(session, rev, wire.Request(`2`, "ping", nil), "ping while the session is fresh"), http.StatusOK, "ping while the session is fresh")
-	t.Wire.Event("waiting 1.6 s: the session is idle past its 1 s timeout")
+	t.Wire.Event("waiting 1.6 s: both sessions are idle past their 1 s timeout")
 	pause(t, 1600*time.Millisecond)
-	resp := h.Post(session, rev, wire.Request(`3`, "ping", nil), "ping after 1.6 s idle")
+	resp := h.Post("", "", wire.Request(`1`, "initialize", wire.InitializeParams(rev)), "initialize, with -max-sessions 2 and both sessions expired")
+	if resp.Status != http.StatusOK {
+		t.Fail(check.Failure{What: "with -max-sessions 2 and both sessions idle past their timeout, a new initialize was refused: expired sessions still take places",
+			Got: resp.Summary(), Want: "HTTP 200: sweep expired sessions before counting them against the cap"})
+	}
+	resp = h.Post(session, rev, wire.Request(`3`, "ping", nil), "ping after 1.6 s idle")
 	if resp.Status != http.StatusNotFound {
 		t.Fail(check.Failure{What: "a session idle for 1.6 s, with -session-timeout 1s, still answers", Got: resp.Summary(), Want: "HTTP 404"})
 	}
 }
 
+func checkHTTPSessionInUse(t *check.T) {
+	h := wire.StartHTTP(t, "-session-timeout", "1s")
+	t.Parallel(func() {
+		// Steady use: a ping every 200 ms for 1.6 s, with a 1 s timeout.
+		session := initializeSession(t, h)
+		for i := 0; i < 8; i++ {
+			pause(t, 200*time.Millisecond)
+			resp := h.Post(session, rev, wire.Request(fmt.Sprint(10+i), "ping", nil), "ping in a session used every 200 ms")
+			if resp.Status != http.StatusOK {
+				t.Fail(check.Failure{What: fmt.Sprintf("a session used every 250 ms, with -session-timeout 1s, expired after %v", time.Duration(i+1)*200*time.Millisecond),
+					Got: resp.Summary(), Want: "HTTP 200 for as long as the session is in use: each request starts its idle time again"})
+			}
+		}
+	}, func() {
+		// One request longer than the timeout, then a request right after.
+		session := initializeSession(t, h)
+		resp := h.Do(wire.Req{Header: wire.Headers(session, rev), Within: 4 * time.Second, Purpose: "a 1.5 s countdown, with -session-timeout 1s",
+			Body: wire.Request(`"long"`, "tools/call", wire.ToolCall("countdown", map[string]any{"from": 15, "interval_ms": 100}, nil))})
+		if m := resp.Find(`"long"`); m == nil || m.Error != nil {
+			t.Fail(check.Failure{What: "a 1.5 s countdown, in a session with a 1 s timeout, did not get its result: the session expired while the request ran",
+				Got: resp.Summary(), Want: "the countdown's result: a session with a request running never expires"})
+		}
+		resp = h.Post(session, rev, wire.Request(`"after"`, "ping", nil), "ping right after the 1.5 s countdown")
+		if resp.Status != http.StatusOK {
+			t.Fail(check.Failure{What: "right after a 1.5 s request ended, its session (timeout 1 s) was gone: its idle time counted from before the request",
+				Got: resp.Summary(), Want: "HTTP 200: the idle time starts when the last request ends"})
+		}
+	})
+}
+
 func checkHTTPSessionCap(t *check.T) {
 	h := wire.StartHTTP(t, "-max-sessions", "3")
+	// Failed initializes first: they start nothing, so they take no place.
+	for i := 0; i < 2; i++ {
+		resp := h.Post("", "", wire.Request(`1`, "initialize", map[string]any{"capabilities": map[string]any{}}), "an initialize without protocolVersion, which fails")
+		if id := resp.Header.Get("Mcp-Session-Id"); id != "" {
+			t.Fail(check.Failure{What: "an initialize that failed (it had no protocolVersion) was given a session id", Got: resp.Summary(),
+				Want: "no MCP-Session-Id: a failed initialize starts no session"})
+		}
+	}
 	var sessions []string
 	for i := 0; i < 3; i++ {
-		s, _ := h.Initialize(rev)
-		sessions = append(sessions, s)
+		resp := h.Post("", "", wire.Request(`1`, "initialize", wire.InitializeParams(rev)), fmt.Sprintf("initialize %d of 3, with -max-sessions 3", i+1))
+		if resp.Status != http.StatusOK {
+			t.Fail(check.Failure{What: fmt.Sprintf("with -max-sessions 3, initialize %d of 3 was refused, after two initializes that failed", i+1), Got: resp.Summary(),
+				Want: "HTTP 200: failed initializes take no place"})
+		}
+		sessions = append(sessions, resp.Header.Get("Mcp-Session-Id"))
 	}
 	resp := h.Post("", "", wire.Request(`1`, "initialize", wire.InitializeParams(rev)), "a 4th initialize, with -max-sessions 3")
 	if resp.Status != http.StatusServiceUnavailable && resp.Status != http.StatusTooManyRequests {
 		t.Fail(check.Failure{What: "with -max-sessions 3, a 4th session was not refused", Got: resp.Summary(), Want: "HTTP 503 (or 429)"})
+	}
+	if resp.Header.Get("Retry-After") == "" {
+		t.Fail(check.Failure{What: "the refusal of a 4th session does not say when to try again", Got: resp.Summary(), Want: "a Retry-After header, such as Retry-After: 30"})
 	}
 	for i, s := range sessions {
 		expectStatus(t, h.Post(s, rev, wire.Request(`2`, "ping", nil), fmt.Sprintf("ping in session %d while full", i+1)), http.StatusOK,
@@ -601,12 +868,23 @@ func checkHTTPProtocolVersionHeader(t *check.T) {
 	h := wire.StartHTTP(t)
 	session, _ := h.Initialize(rev)
 	for _, v := range []string{"1999-01-01", "not-a-version"} {
-		resp := h.Post(session, v, wire.Request(`2`, "ping", nil), "ping with MCP-Protocol-Version: "+v)
-		if resp.Status != http.StatusBadRequest {
-			t.Fail(check.Failure{What: fmt.Sprintf("a request with MCP-Protocol-Version: %s was not refused", v), Got: resp.Summary(), Want: "HTTP 400"})
+		for _, m := range []struct{ body, what string }{
+			{wire.Request(`2`, "ping", nil), "a request"},
+			{wire.Notification("notifications/grader-unknown", nil), "a notification"},
+			{"[" + wire.Request(`3`, "ping", nil) + "]", "a batch"},
+		} {
+			resp := h.Post(session, v, m.body, m.what+" with MCP-Protocol-Version: "+v)
+			if resp.Status != http.StatusBadRequest {
+				t.Fail(check.Failure{What: fmt.Sprintf("%s with MCP-Protocol-Version: %s was not refused", m.what, v), Got: resp.Summary(), Want: "HTTP 400"})
+			}
 		}
 	}
-	resp := h.Post(session, "", wire.Request(`3`, "ping", nil), "ping without MCP-Protocol-Version")
+	resp := h.Do(wire.Req{Method: http.MethodDelete, Header: wire.Headers(session, "1999-01-01"), Purpose: "DELETE with MCP-Protocol-Version: 1999-01-01"})
+	if resp.Status != http.StatusBadRequest {
+		t.Fail(check.Failure{What: "DELETE with MCP-Protocol-Version: 1999-01-01 was not refused", Got: resp.Summary(),
+			Want: "HTTP 400, and the session left alone: the rule covers every request"})
+	}
+	resp = h.Post(session, "", wire.Request(`4`, "ping", nil), "ping without MCP-Protocol-Version")
 	if resp.Status != http.StatusOK {
 		t.Fail(check.Failure{What: "a request without MCP-Protocol-Version was refused", Got: resp.Summary(),
 			Want: "HTTP 200: without the header, use the session's version or assume 2025-03-26"})
@@ -634,10 +912,20 @@ func checkHTTPBatchAt20250326(t *check.T) {
 
 func checkHTTPBatchAt20251125(t *check.T) {
 	h := wire.StartHTTP(t)
-	session, _ := h.Initialize(rev)
-	resp := h.Post(session, rev, "["+wire.Request(`"b1"`, "ping", nil)+"]", "a batch at 2025-11-25")
-	expectStatus(t, resp, http.StatusBadRequest, "a batch at 2025-11-25, which has no batches")
-	expectErrorBody(t, resp, -32600, "a batch at 2025-11-25")
+	refused := func(session, negotiated, header string) {
+		what := fmt.Sprintf("a batch in a session at %s, with MCP-Protocol-Version: %s", negotiated, header)
+		if header == "" {
+			what = fmt.Sprintf("a batch in a session at %s, without MCP-Protocol-Version", negotiated)
+		}
+		resp := h.Post(session, header, "["+wire.Request(`"b1"`, "ping", nil)+"]", what)
+		expectStatus(t, resp, http.StatusBadRequest, what+", a version without batches,")
+		expectErrorBody(t, resp, -32600, what)
+	}
+	latest, _ := h.Initialize(rev)
+	refused(latest, rev, rev)
+	refused(latest, rev, "")
+	older, _ := h.Initialize("2025-06-18")
+	refused(older, "2025-06-18", "2025-06-18")
 }
 
 // ---- step 4 ----
@@ -650,8 +938,24 @@ func checkHTTPGet(t *check.T) {
 	withSession := wire.Headers(session, rev)
 	withSession.Set("Accept", "text/event-stream")
 	withSession.Del("Content-Type")
-	expect405(t, h, wire.Req{Method: http.MethodGet, Header: withSession, Purpose: "GET with the session"})
+	resp := expect405(t, h, wire.Req{Method: http.MethodGet, Header: withSession, Purpose: "GET with the session"})
+	if allow := resp.Header.Get("Allow"); strings.Contains(strings.ToUpper(allow), "GET") {
+		t.Fail(check.Failure{What: "the 405 to GET lists GET as allowed", Got: check.Quote(allow), Want: "Allow: POST, DELETE"})
+	}
+	odd := http.Header{"Accept": {"text/event-stream"}, "Mcp-Session-Id": {"grader-made-up-session-id"}, "Mcp-Protocol-Version": {"1999-01-01"}}
+	expect405(t, h, wire.Req{Method: http.MethodGet, Header: odd, Purpose: "GET with a made-up session id and an unsupported version: the method comes first"})
 	expect405(t, h, wire.Req{Method: http.MethodPut, Header: wire.Headers(session, rev), Body: wire.Request(`2`, "ping", nil), Purpose: "PUT"})
+}
+
+// initializeSession runs the handshake and returns the session id it
+// issued; without one, the check cannot test what it is about.
+func initializeSession(t *check.T, h *wire.HTTP) string {
+	session, _ := h.Initialize(rev)
+	if session == "" {
+		t.Fail(check.Failure{What: "initialize issued no MCP-Session-Id, and this check needs a session", Cause: wire.CauseSession,
+			Want: "MCP-Session-Id: <an id> on the response to initialize"})
+	}
+	return session
 }
 
 // expect405 fails the check unless req gets a complete 405 with an Allow
@@ -673,59 +977,133 @@ func expect405(t *check.T, h *wire.HTTP, req wire.Req) *wire.Response {
 func checkHTTPProgress(t *check.T) {
 	h := wire.StartHTTP(t)
 	session, _ := h.Initialize(rev)
-	token := fmt.Sprintf("p-%d", time.Now().UnixNano()%1e6)
-	resp := h.Do(wire.Req{Header: wire.Headers(session, rev), Within: wire.T2, Purpose: "countdown with a progress token",
+	token := "p-grader"
+	stream := h.Open(wire.Req{Method: http.MethodPost, Header: wire.Headers(session, rev), Purpose: "countdown with a progress token",
 		Body: wire.Request(`2`, "tools/call", wire.ToolCall("countdown", map[string]any{"from": 3, "interval_ms": 20}, token))})
-	expectStatus(t, resp, http.StatusOK, "countdown with a progress token")
-	if resp.ContentType != "text/event-stream" {
-		t.Fail(check.Failure{What: "a request with a progress token was not answered as an SSE stream, so its progress could not travel",
-			Got: resp.Summary(), Want: "Content-Type: text/event-stream: three progress events, then the response"})
-	}
-	msgs := resp.Messages()
+	expectStream(t, stream, "countdown with a progress token", "three progress events, then the response")
 	var before []*wire.Msg
-	answered := false
-	for _, m := range msgs {
-		switch {
-		case answered:
-			t.Fail(check.Failure{What: "a message came after the response on the request's stream", Got: check.Quote(string(m.Raw))})
-		case m.IsResponseTo(`2`):
-			answered = true
-		default:
+	resp, _ := stream.Await(wire.T2, "response to the countdown (id 2)", func(m *wire.Msg) bool { return m.IsResponseTo(`2`) }, func(e wire.Event, m *wire.Msg) {
+		if m != nil {
 			before = append(before, m)
 		}
+	})
+	if progress := progressValues(t, before, json.RawMessage(`"`+token+`"`)); len(progress) != 3 {
+		t.Fail(check.Failure{What: fmt.Sprintf("the stream held %d progress notifications before the response", len(progress)),
+			Got: check.Quote(string(resp.Raw)), Want: "3 notifications/progress events, then the response with id 2"})
 	}
-	progress := progressValues(t, before, json.RawMessage(`"`+token+`"`))
-	if !answered || len(progress) != 3 {
-		t.Fail(check.Failure{What: fmt.Sprintf("the stream held %d progress notifications and %s", len(progress), map[bool]string{true: "the response", false: "no response"}[answered]),
-			Got: resp.Summary(), Want: "3 notifications/progress events, then the response with id 2"})
+	events, ended := stream.End(time.Second)
+	for _, e := range events {
+		if e.Data != "" {
+			t.Fail(check.Failure{What: "a message came after the response on the request's stream", Got: check.Quote(e.Data), Want: "the stream ends after the response"})
+		}
+	}
+	if !ended {
+		t.Fail(check.Failure{What: "the request's stream was still open 1 s after its response", Want: "the stream ends after the response (the handler returns)"})
+	}
+
+	// A 2 s countdown sends a notification every 100 ms: the first event
+	// must arrive long before the response, not wait in a buffer for it.
+	slow := h.Open(wire.Req{Method: http.MethodPost, Header: wire.Headers(session, rev), Purpose: "a 2 s countdown with a progress token",
+		Body: wire.Request(`3`, "tools/call", wire.ToolCall("countdown", map[string]any{"from": 20, "interval_ms": 100}, "p-slow"))})
+	expectStream(t, slow, "a 2 s countdown with a progress token", "a progress event every 100 ms, then the response")
+	e, err := slow.NextWithin(time.Second)
+	m, _ := wire.Parse([]byte(e.Data))
+	if err != nil || m == nil || m.MethodName() != "notifications/progress" {
+		t.Fail(check.Failure{What: "a 2 s countdown that reports progress every 100 ms had sent no event 1 s after its stream began: " +
+			"events wait in a buffer until the response (flush each one: http.ResponseController.Flush)", Want: "the first progress event after about 100 ms"})
+	}
+	slow.HangUp() // the server is stopped when the check ends
+}
+
+// expectStream fails the check unless stream is an SSE response with 200.
+func expectStream(t *check.T, stream *wire.Stream, what, want string) {
+	if stream.Status != http.StatusOK || stream.ContentType != "text/event-stream" {
+		t.Fail(check.Failure{What: "a request with a progress token (" + what + ") was not answered as an SSE stream, so its progress could not travel",
+			Got: fmt.Sprintf("HTTP %d, Content-Type: %s", stream.Status, stream.Header.Get("Content-Type")), Want: "HTTP 200, Content-Type: text/event-stream: " + want})
 	}
 }
 
 func checkHTTPCancellation(t *check.T) {
 	h := wire.StartHTTP(t)
 	session, _ := h.Initialize(rev)
-	done := make(chan *wire.Response, 1)
-	go func() {
-		defer close(done)
-		done <- h.Do(wire.Req{Header: wire.Headers(session, rev), Within: 6 * time.Second, Purpose: "countdown of 2 s, to be cancelled",
-			Body: wire.Request(`2`, "tools/call", wire.ToolCall("countdown", map[string]any{"from": 40, "interval_ms": 50}, "c"))})
-	}()
-	pause(t, 300*time.Millisecond) // let the countdown start
-	resp := h.Post(session, rev, wire.Notification("notifications/cancelled", map[string]any{"requestId": 2, "reason": "grader"}), "notifications/cancelled")
-	if resp.Status != http.StatusAccepted {
-		t.Fail(check.Failure{What: "notifications/cancelled did not get 202", Got: resp.Summary(), Want: "HTTP 202"})
+	cancelled := func(id string, token any, kind string) {
+		done := make(chan *wire.Response, 1)
+		go func() {
+			defer close(done)
+			done <- h.Do(wire.Req{Header: wire.Headers(session, rev), Within: 6 * time.Second, Purpose: "countdown of 2 s, " + kind + ", to be cancelled",
+				Body: wire.Request(id, "tools/call", wire.ToolCall("countdown", map[string]any{"from": 40, "interval_ms": 50}, token))})
+		}()
+		pause(t, 300*time.Millisecond) // let the countdown start
+		resp := h.Post(session, rev, wire.Notification("notifications/cancelled", map[string]any{"requestId": json.RawMessage(id), "reason": "grader"}),
+			"notifications/cancelled for id "+id)
+		if resp.Status != http.StatusAccepted {
+			t.Fail(check.Failure{What: "notifications/cancelled did not get 202", Got: resp.Summary(), Want: "HTTP 202"})
+		}
+		at := time.Now()
+		countdown, ok := <-done
+		if !ok {
+			t.FailNow() // the countdown's request failed; its report says why
+		}
+		if m := countdown.Find(id); m != nil {
+			t.Fail(check.Failure{What: "the cancelled countdown (" + kind + ") still got a response", Got: check.Quote(string(m.Raw)), Want: "the stream ends without a response"})
+		}
+		if countdown.Status != http.StatusOK || countdown.ContentType != "text/event-stream" {
+			t.Fail(check.Failure{What: "the cancelled countdown (" + kind + ") was not answered with an SSE stream that ends: a POST that holds a request MUST get " +
+				"Content-Type application/json (one JSON-RPC object) or text/event-stream", Got: countdown.Summary(),
+				Want: "HTTP 200, Content-Type: text/event-stream, and a body that ends without a response"})
+		}
+		if waited := time.Since(at); waited > 1500*time.Millisecond {
+			t.Fail(check.Failure{What: fmt.Sprintf("the cancelled countdown (%s) took %v more to end", kind, waited.Round(time.Millisecond)),
+				Want: "the request stops within moments of the cancellation"})
+		}
 	}
-	cancelled := time.Now()
-	countdown, ok := <-done
-	if !ok {
-		t.FailNow() // the countdown's request failed; its report says why
+	t.Parallel(func() { cancelled(`2`, "c", "answered as an SSE stream") }, func() { cancelled(`3`, nil, "which would have been answered as JSON") })
+}
+
+func checkHTTPDisconnectIsNotCancel(t *check.T) {
+	h := wire.StartHTTP(t)
+	session, _ := h.Initialize(rev)
+	countdown := func(id string, token any) string {
+		return wire.Request(id, "tools/call", wire.ToolCall("countdown", map[string]any{"from": 8, "interval_ms": 100}, token))
 	}
-	if m := countdown.Find(`2`); m != nil {
-		t.Fail(check.Failure{What: "the cancelled countdown still got a response", Got: check.Quote(string(m.Raw)), Want: "the stream ends without a response"})
+	// One answered as JSON: hang up while it runs. (Had the request not
+	// reached the server by then, on a loaded machine, the history shows no
+	// entry for it, and there is nothing to judge.)
+	h.Abandon(wire.Req{Header: wire.Headers(session, rev), Body: countdown(`21`, nil), Purpose: "a 0.8 s countdown, answered as JSON"}, 300*time.Millisecond)
+	// One answered as a stream: hang up after its first event.
+	stream := h.Open(wire.Req{Method: http.MethodPost, Header: wire.Headers(session, rev), Body: countdown(`22`, "d"), Purpose: "a 0.8 s countdown with a progress token"})
+	if stream.ContentType != "text/event-stream" {
+		t.Fail(check.Failure{What: "a countdown with a progress token was not answered as an SSE stream, so the grader could not hang up on it while it ran",
+			Got: "Content-Type: " + stream.Header.Get("Content-Type"), Want: "Content-Type: text/event-stream (step 5)"})
 	}
-	if waited := time.Since(cancelled); waited > 1500*time.Millisecond {
-		t.Fail(check.Failure{What: fmt.Sprintf("the cancelled countdown's response took %v more to end", waited.Round(time.Millisecond)),
-			Want: "the request stops within moments of the cancellation"})
+	stream.Next(time.Second, "first progress event of the countdown")
+	stream.HangUp()
+
+	want := []string{"countdown (id 22)"}
+	// Both countdowns end 0.8 s after they start; the history tool says how.
+	var history string
+	deadline := time.Now().Add(2500 * time.Millisecond)
+	for asked := 1; ; asked++ {
+		pause(t, 300*time.Millisecond)
+		history = callTool(t, h, session, fmt.Sprintf(`"history-%d"`, asked), "history", nil)
+		ended := 0
+		for _, w := range append(want, "countdown (id 21)") {
+			if strings.Contains(history, w+": ") {
+				ended++
+			}
+		}
+		if ended == len(want)+1 || time.Now().After(deadline) {
+			break
+		}
+	}
+	if strings.Contains(history, "countdown (id 21): ") {
+		want = append(want, "countdown (id 21)")
+	}
+	for _, w := range want {
+		if !strings.Contains(history, w+": finished") {
+			t.Fail(check.Failure{What: "a countdown whose client hung up did not run to its end: the server took the dropped connection for a cancellation",
+				Got: check.Quote(history), Want: w + ": finished"})
+		}
 	}
 }
 
@@ -747,7 +1125,93 @@ func checkStatelessNoSessions(t *check.T) {
 		expectStatus(t, resp, http.StatusOK, "a stateless "+purpose)
 		toolText(t, expectResponse(t, resp, `2`, purpose), "echo")
 	}
+	resp = h.Post("", rev, wire.Notification("notifications/grader-unknown", nil), "a notification without a session")
+	if resp.Status != http.StatusAccepted || len(resp.Body) != 0 {
+		t.Fail(check.Failure{What: "in stateless mode, a notification without a session did not get 202", Got: resp.Summary(), Want: "HTTP 202, empty body"})
+	}
+	resp = h.Post("", "2025-03-26", "["+wire.Request(`"b1"`, "ping", nil)+"]", "a batch at 2025-03-26, without a session")
+	if m := resp.Find(`"b1"`); resp.Status != http.StatusOK || m == nil || m.Error != nil {
+		t.Fail(check.Failure{What: "in stateless mode, a batch at 2025-03-26 without a session was not served", Got: resp.Summary(),
+			Want: `HTTP 200, [{"jsonrpc":"2.0","id":"b1","result":{}}]`})
+	}
 }
+
+func checkHTTPContentType(t *check.T) {
+	h := wire.StartHTTP(t)
+	session, _ := h.Initialize(rev)
+	for i, ct := range []string{"text/plain", "application/x-www-form-urlencoded", ""} {
+		hdr := wire.Headers(session, rev)
+		hdr.Del("Content-Type")
+		if ct != "" {
+			hdr.Set("Content-Type", ct)
+		}
+		resp := h.Do(wire.Req{Header: hdr, Body: wire.Request(fmt.Sprint(10+i), "ping", nil), Purpose: fmt.Sprintf("ping with Content-Type %q", ct)})
+		if resp.Status != http.StatusUnsupportedMediaType {
+			t.Fail(check.Failure{What: fmt.Sprintf("a POST with Content-Type %q was not refused with 415", ct), Got: resp.Summary(),
+				Want: "HTTP 415 Unsupported Media Type"})
+		}
+	}
+	for i, ct := range []string{"application/json; charset=utf-8", "Application/JSON"} {
+		hdr := wire.Headers(session, rev)
+		hdr.Set("Content-Type", ct)
+		resp := h.Do(wire.Req{Header: hdr, Body: wire.Request(fmt.Sprint(20+i), "ping", nil), Purpose: fmt.Sprintf("ping with Content-Type %q", ct)})
+		if resp.Status != http.StatusOK {
+			t.Fail(check.Failure{What: fmt.Sprintf("a POST with Content-Type %q, which is JSON, was refused", ct), Got: resp.Summary(),
+				Want: "HTTP 200: compare the media type alone, without case or parameters"})
+		}
+	}
+}
+
+func checkHTTPBodyReadBounded(t *check.T) {
+	h := wire.StartHTTP(t)
+	session, _ := h.Initialize(rev)
+	body := &endlessBody{prefix: wire.Request(`2`, "tools/call", wire.ToolCall("echo", map[string]any{"text": "@"}, nil)), size: 48 << 20}
+	resp := h.SendStreaming(wire.Req{Header: wire.Headers(session, rev), BodyReader: body, Within: wire.T2,
+		Purpose: "echo with 48 MiB of text, chunked, without Content-Length"})
+	taken := body.Taken()
+	t.Wire.Event("the answer came once the server had taken %d MiB of the body", taken>>20)
+	if resp.Status != http.StatusRequestEntityTooLarge {
+		t.Fail(check.Failure{What: fmt.Sprintf("a 48 MiB chunked body got HTTP %d", resp.Status), Got: resp.Summary(), Want: "HTTP 413 Content Too Large"})
+	}
+	if taken > 24<<20 {
+		t.Fail(check.Failure{What: fmt.Sprintf("the server took %d MiB of a 48 MiB body before it answered 413: it read the body whole, then looked at its size", taken>>20),
+			Want: "the answer after about 4 MiB (plus what the network buffers hold), read through http.MaxBytesReader"})
+	}
+}
+
+// endlessBody is a JSON-RPC request whose one string value goes on for size
+// bytes, produced as it is read, and counted.
+type endlessBody struct {
+	prefix string // a request whose text ends in `"@"}}}`, where the filler goes
+	size   int64
+	taken  atomic.Int64
+	done   bool
+}
+
+func (b *endlessBody) Read(p []byte) (int, error) {
+	n := b.taken.Load()
+	head, tail, _ := strings.Cut(b.prefix, "@")
+	switch {
+	case n < int64(len(head)):
+		k := copy(p, head[n:])
+		b.taken.Add(int64(k))
+		return k, nil
+	case n < b.size:
+		k := int(min(int64(len(p)), b.size-n))
+		for i := range p[:k] {
+			p[i] = 'x'
+		}
+		b.taken.Add(int64(k))
+		return k, nil
+	case !b.done:
+		b.done = true
+		return copy(p, tail), nil
+	}
+	return 0, io.EOF
+}
+
+// Taken returns how many bytes have been read so far.
+func (b *endlessBody) Taken() int64 { return b.taken.Load() }
 
 func checkStatelessGetDelete(t *check.T) {
 	h := wire.StartHTTP(t, "-stateless")

@@ -1182,9 +1182,7 @@ func checkNoLeaks(t *check.T) {
 		s, _ := h.Initialize(rev)
 		sessions = append(sessions, s)
 	}
-	baseGoroutines := h.VarInt("goroutines")
-	baseFiles, haveProc := h.OpenFiles()
-	t.Wire.Event("baseline: %d goroutines, %d open files", baseGoroutines, baseFiles)
+	base := takeBaseline(t, h)
 
 	var streams []*wire.Stream
 	for i, s := range sessions {
@@ -1197,19 +1195,7 @@ func checkNoLeaks(t *check.T) {
 		s.Close()
 	}
 	t.Wire.Event("hung up on 16 streams; waiting up to 2 s for the server to free them")
-	var goroutines int64
-	var files int
-	if !settle(t, 2*time.Second, func() bool {
-		goroutines = h.VarInt("goroutines")
-		files, _ = h.OpenFiles()
-		return goroutines <= baseGoroutines+3 && (!haveProc || files <= baseFiles+3)
-	}) {
-		what := fmt.Sprintf("2 s after 16 clients dropped their streams, the server still has %d goroutines (%d before the streams)", goroutines, baseGoroutines)
-		if haveProc {
-			what += fmt.Sprintf(" and %d open files (%d before)", files, baseFiles)
-		}
-		t.Fail(check.Failure{What: what, Want: "every goroutine and socket of a stream freed once its client leaves"})
-	}
+	base.expectFreed(t, h, "16 clients dropped their streams", "every goroutine and socket of a stream freed once its client leaves")
 }
 
 func checkSIGTERMEndsStreams(t *check.T) {

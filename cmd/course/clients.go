@@ -7,6 +7,8 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+
+	"mcpcourse/grader"
 )
 
 // clientTests picks, per lesson, the interop tests that drive that lesson's
@@ -17,6 +19,13 @@ var clientTests = map[string]string{
 	"01": "/01-stdio",
 	"02": "/02-streamable-http",
 	"03": "/03-sse-resume",
+}
+
+// browserTests picks, per lesson, the grader's real-browser tests (go test
+// -run patterns in ./grader), which drive the learner's server from a
+// headless Chromium.
+var browserTests = map[string]string{
+	"04": "Browser04",
 }
 
 // interopTargetVar is how the interop tests are told whose servers to
@@ -36,6 +45,9 @@ func (a *app) clients(args []string) error {
 	l, err := lessonArg(rest[0])
 	if err != nil {
 		return err
+	}
+	if pattern, ok := browserTests[l.Number]; ok {
+		return a.browserClients(l, pattern)
 	}
 	pattern, ok := clientTests[l.Number]
 	if !ok {
@@ -78,4 +90,20 @@ func mentions(dir, text string) bool {
 		}
 	}
 	return false
+}
+
+// browserClients runs a lesson's real-browser test against the learner's
+// server: the grader's test, which builds it as the grader does.
+func (a *app) browserClients(l *grader.Lesson, pattern string) error {
+	fmt.Fprintf(a.stdout, "A real browser (headless Chromium) against your %s/:\n  go test -count=1 -v -run %s ./grader\n\n", l.Stage, pattern)
+	cmd := exec.Command("go", "test", "-count=1", "-v", "-run", pattern, "./grader")
+	cmd.Dir = a.root
+	cmd.Env = append(os.Environ(), "GRADER_TARGET=.")
+	cmd.Stdout, cmd.Stderr = a.stdout, a.stderr
+	if err := cmd.Run(); err != nil {
+		return &exitError{code: 1, msg: fmt.Sprintf("the browser had trouble with your server (above); the grader's report may say why: %s", self)}
+	}
+	fmt.Fprintf(a.stdout, "\nA real browser works with your lesson %s server, and is refused from an origin it does not allow.\n"+
+		"To watch it yourself: go run ./cmd/browser-demo (%s says how).\n", l.Number, l.Guide)
+	return nil
 }

@@ -11,6 +11,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+
+	"mcpcourse/internal/chromium"
 )
 
 // doctorEnv is what the doctor looks at. Tests replace its functions to
@@ -115,7 +117,19 @@ func diagnose(env doctorEnv) []finding {
 	}
 	out = append(out, checkCgo(env))
 	out = append(out, checkNode(env)...)
+	out = append(out, checkChromium(env))
 	return out
+}
+
+// checkChromium looks for the browser of lesson 04's real-browser test.
+func checkChromium(env doctorEnv) finding {
+	for _, name := range chromium.Names {
+		if _, err := env.lookPath(name); err == nil {
+			return finding{ok: true, what: name + " found, for lesson 04's real-browser test (course clients 04)"}
+		}
+	}
+	return finding{what: "no Chromium or Chrome on the PATH; lesson 04's real-browser test (course clients 04) needs one",
+		fix: "install Chromium (apt-get install chromium, brew install --cask chromium), or set $CHROMIUM to a Chrome binary"}
 }
 
 // checkGo compares the go command's version with the course's go.mod, and

@@ -28,9 +28,9 @@ var lesson01 = []*Variant{
 	},
 	{
 		Name: "pretty-printed-output", Lesson: "01",
-		Kills: []string{"STDIO-01", "STDIO-02", "STDIO-03", "STDIO-04", "STDIO-05", "STDIO-06", "STDIO-07", "STDIO-08",
-			"STDIO-09", "STDIO-10", "STDIO-11", "STDIO-12", "STDIO-13", "STDIO-14", "STDIO-15", "STDIO-16", "STDIO-17",
-			"STDIO-18", "STDIO-19", "STDIO-20", "STDIO-21", "STDIO-22", "STDIO-23", "STDIO-24"},
+		Kills: []string{"STDIO-01", "STDIO-02", "STDIO-03", "STDIO-04", "STDIO-05", "STDIO-06", "STDIO-07", "STDIO-08", "STDIO-09",
+			"STDIO-10", "STDIO-11", "STDIO-12", "STDIO-13", "STDIO-14", "STDIO-15", "STDIO-16", "STDIO-17", "STDIO-18",
+			"STDIO-19", "STDIO-20", "STDIO-21", "STDIO-22", "STDIO-23", "STDIO-24", "STDIO-25", "STDIO-26"},
 		Mistake: "indents its JSON, so one message spans many lines",
 		Edits: []Edit{{File: stdioWriter,
 			Old: `	enc.SetEscapeHTML(false) // keep "<" as "<": valid either way, but easier to read`,
@@ -137,7 +137,7 @@ var lesson01 = []*Variant{
 		}},
 	},
 	{
-		Name: "decode-straight-into-message", Lesson: "01", Kills: []string{"STDIO-11", "STDIO-12", "STDIO-13"},
+		Name: "decode-straight-into-message", Lesson: "01", Kills: []string{"STDIO-11", "STDIO-12", "STDIO-13", "STDIO-20"},
 		Mistake: "unmarshals each line straight into jsonrpc.Message and calls every failure a parse error",
 		Edits: []Edit{{File: stdioDecode,
 			Old: `	if data = bytes.TrimLeft(data, " \t\r\n"); len(data) == 0 || data[0] != '{' {`,
@@ -173,7 +173,7 @@ var lesson01 = []*Variant{
 
 	// Concurrency.
 	{
-		Name: "serial-requests", Lesson: "01", Kills: []string{"STDIO-16", "STDIO-18"},
+		Name: "serial-requests", Lesson: "01", Kills: []string{"STDIO-16", "STDIO-18", "STDIO-23"},
 		Mistake: "runs each request to the end before reading the next line",
 		Edits: []Edit{{File: stdioServe,
 			Old: `		c.run(func() {
@@ -208,7 +208,7 @@ var lesson01 = []*Variant{
 		Edits:   editBatchesAtEveryVersion,
 	},
 	{
-		Name: "no-batches", Lesson: "01", Kills: []string{"STDIO-20"},
+		Name: "no-batches", Lesson: "01", Kills: []string{"STDIO-20", "STDIO-26"},
 		Mistake: "refuses JSON-RPC batches even at 2025-03-26, which requires them",
 		Edits:   editNoBatches,
 	},
@@ -260,6 +260,124 @@ var lesson01 = []*Variant{
 		}},
 	},
 
+	// More mistakes of the transport: on error paths, in batches, at the
+	// edges of a line, when shutting down.
+	{
+		Name: "null-for-a-batch-of-notifications", Lesson: "01", Kills: []string{"STDIO-20"},
+		Mistake: "writes a batch's responses even when there are none, so a batch of notifications gets a bare null line",
+		Edits: []Edit{{File: stdioServe,
+			Old: `			switch {
+			case reject != nil:
+				c.out.send(reject)
+			case len(responses) > 0:
+				c.out.send(responses)
+			}`,
+			New: `			if reject != nil {
+				c.out.send(reject)
+				return
+			}
+			c.out.send(responses) // the answers to the batch, all together`,
+		}},
+	},
+	{
+		Name: "debug-print-on-reject", Lesson: "01", Kills: []string{"STDIO-06"},
+		Mistake: "prints a debugging line with fmt.Printf (to stdout) whenever it rejects a line",
+		Edits: []Edit{{File: stdioServe,
+			Old: `	case reject != nil:
+		c.out.send(reject) // answer, then carry on with the next line`,
+			New: `	case reject != nil:
+		fmt.Printf("rejected %s: %s\n", data, reject.Error.Message) // debugging
+		c.out.send(reject)`,
+		}},
+	},
+	{
+		Name: "batches-unless-2025-11-25", Lesson: "01", Kills: []string{"STDIO-21"},
+		Mistake: "refuses batches only when the version is exactly 2025-11-25, so it serves them at 2025-06-18 and before initialize",
+		Edits:   editBatchesUnless20251125,
+	},
+	{
+		Name: "initialize-on-a-goroutine", Lesson: "01", Kills: []string{"STDIO-26"}, Racy: true,
+		Mistake: "runs initialize on a goroutine like any request, so the line after it may be read before the version is agreed",
+		Edits: []Edit{{File: stdioServe,
+			Old: `	case msg.Method == "initialize":
+		// initialize is answered before the next line is read, so that
+		// every message after it sees the protocol version it agreed.
+		if resp := c.session.Handle(ctx, msg, c); resp != nil {
+			c.out.send(resp)
+		}
+`,
+			New: ``,
+		}},
+	},
+	{
+		Name: "buffered-progress", Lesson: "01", Kills: []string{"STDIO-17"},
+		Mistake: "wraps stdout in a bufio.Writer and flushes it after each response only, so progress notifications wait for the response",
+		Edits: []Edit{
+			{File: stdioWriter,
+				Old: "import (\n\t\"bytes\"\n",
+				New: "import (\n\t\"bufio\"\n\t\"bytes\"\n\n\t\"mcpcourse/internal/jsonrpc\"\n"},
+			{File: stdioWriter,
+				Old: `	return &lineWriter{w: w, failed: make(chan struct{})}`,
+				New: `	return &lineWriter{w: bufio.NewWriterSize(w, 64<<10), failed: make(chan struct{})} // fewer system calls`},
+			{File: stdioWriter,
+				Old: `	if _, err := lw.w.Write(buf.Bytes()); err != nil {`,
+				New: `	_, err := lw.w.Write(buf.Bytes())
+	if m, ok := v.(*jsonrpc.Message); err == nil && (!ok || m.Method == "") {
+		err = lw.w.(*bufio.Writer).Flush() // a response: time to send what we have
+	}
+	if err != nil {`},
+		},
+	},
+	{
+		Name: "drops-last-line-without-newline", Lesson: "01", Kills: []string{"STDIO-25"},
+		Mistake: "treats io.EOF as the end before serving the data read with it, so a last line without a newline is lost",
+		Edits: []Edit{{File: stdioServe,
+			Old: `		case err == io.EOF && (len(l.data) > 0 || l.tooLong):
+			return l, nil
+`,
+			New: ``,
+		}},
+	},
+	{
+		Name: "responses-are-invalid", Lesson: "01", Kills: []string{"STDIO-07"},
+		Mistake: "requires a method in every message, so it answers a response from the client with -32600",
+		Edits: []Edit{{File: stdioDecode,
+			Old: `	// No method: this must be a response`,
+			New: `	if raw.Method == nil {
+		return nil, invalid(echo, ` + "`a message needs a \"method\"`" + `)
+	}
+	// No method: this must be a response`,
+		}},
+	},
+	{
+		Name: "empty-method-is-a-method", Lesson: "01", Kills: []string{"STDIO-13"},
+		Mistake: `accepts "method": "" as a method name, so it answers -32601 instead of -32600`,
+		Edits: []Edit{{File: stdioDecode,
+			Old: `		if json.Unmarshal(raw.Method, &msg.Method) != nil || msg.Method == "" {`,
+			New: `		if json.Unmarshal(raw.Method, &msg.Method) != nil {`,
+		}},
+	},
+	{
+		Name: "batch-drops-invalid-elements", Lesson: "01", Kills: []string{"STDIO-20"},
+		Mistake: "leaves the invalid elements of a batch unanswered, instead of putting their errors in the array",
+		Edits: []Edit{{File: stdioBatch,
+			Old: `		case reject != nil:
+			reply(reject)`,
+			New: `		case reject != nil:
+			// not a message: nothing to answer`,
+		}},
+	},
+	{
+		Name: "write-error-waits-for-requests", Lesson: "01", Kills: []string{"STDIO-23"},
+		Mistake: "when stdout fails, waits for the running requests to finish without cancelling them",
+		Edits: []Edit{{File: stdioServe,
+			Old: `func (c *conn) shutdown(cancel context.CancelFunc) error {
+	cancel()`,
+			New: `func (c *conn) shutdown(cancel context.CancelFunc) error {
+	_ = cancel // let the requests finish first`,
+		}},
+	},
+
 	// Protocol logic: mistakes a server written without the given code makes.
 	{
 		Name: "initialize-without-server-info", Lesson: "01", Kills: []string{"STDIO-01"},
@@ -267,7 +385,7 @@ var lesson01 = []*Variant{
 		Edits:   editServerInfoSpelling,
 	},
 	{
-		Name: "always-latest-version", Lesson: "01", Kills: []string{"STDIO-02", "STDIO-20"},
+		Name: "always-latest-version", Lesson: "01", Kills: []string{"STDIO-02", "STDIO-20", "STDIO-26"},
 		Mistake: "answers initialize with its own latest version, whatever the client asked for",
 		Edits: []Edit{{File: mcpVersions,
 			Old: `	if v, ok := LookupVersion(requested); ok {
@@ -391,6 +509,10 @@ var (
 	}
 `,
 		New: ``,
+	}}
+	editBatchesUnless20251125 = []Edit{{File: stdioBatch,
+		Old: `	if !version.Batches {`,
+		New: `	if version.Name == "2025-11-25" { // batches are gone in the latest version`,
 	}}
 	editNoBatches = []Edit{{File: stdioBatch,
 		Old: `	if !version.Batches {`,

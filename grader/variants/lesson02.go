@@ -27,7 +27,7 @@ var lesson02 = []*Variant{
 		}},
 	},
 	{
-		Name: "notification-gets-200", Lesson: "02", Kills: []string{"HTTP-03", "HTTP-23"},
+		Name: "notification-gets-200", Lesson: "02", Kills: []string{"HTTP-03", "HTTP-23", "HTTP-24"},
 		Mistake: "answers a notification with 200 OK instead of 202 Accepted",
 		Edits: []Edit{{File: httpPost,
 			Old: `		sess.Handle(h.requestContext(r), msg, nil)
@@ -57,7 +57,7 @@ var lesson02 = []*Variant{
 		}},
 	},
 	{
-		Name: "no-body-limit", Lesson: "02", Kills: []string{"HTTP-07"},
+		Name: "no-body-limit", Lesson: "02", Kills: []string{"HTTP-07", "HTTP-28"},
 		Mistake: "reads the whole body, however large",
 		Edits: []Edit{{File: httpPost,
 			Old: `io.ReadAll(http.MaxBytesReader(w, r.Body, h.opts.MaxBodyBytes))`,
@@ -171,7 +171,7 @@ var sessionCounter int`},
 		}},
 	},
 	{
-		Name: "one-session-for-everyone", Lesson: "02", Kills: []string{"HTTP-10", "HTTP-14", "HTTP-15", "HTTP-17"},
+		Name: "one-session-for-everyone", Lesson: "02", Kills: []string{"HTTP-10", "HTTP-14", "HTTP-15", "HTTP-16", "HTTP-17", "HTTP-20", "HTTP-29"},
 		Mistake: "hands out new ids but serves them all with one shared mcp.Session",
 		Edits: []Edit{
 			{File: httpSessions,
@@ -187,7 +187,7 @@ var sessionCounter int`},
 		},
 	},
 	{
-		Name: "one-lock-for-everything", Lesson: "02", Kills: []string{"HTTP-15", "HTTP-23"},
+		Name: "one-lock-for-everything", Lesson: "02", Kills: []string{"HTTP-13", "HTTP-15", "HTTP-23", "HTTP-29"},
 		Mistake: "holds one mutex for the whole of every request, to be safe, so a slow request stops everyone",
 		Edits: []Edit{
 			{File: httpHandler,
@@ -241,7 +241,7 @@ var sessionCounter int`},
 		}},
 	},
 	{
-		Name: "no-batches", Lesson: "02", Kills: []string{"HTTP-19"},
+		Name: "no-batches", Lesson: "02", Kills: []string{"HTTP-19", "HTTP-24"},
 		Mistake: "refuses JSON-RPC batches even at 2025-03-26, which requires them",
 		Edits:   editNoBatches,
 	},
@@ -279,7 +279,7 @@ var sessionCounter int`},
 
 	// Step 5: progress and cancellation.
 	{
-		Name: "no-progress-stream", Lesson: "02", Kills: []string{"HTTP-22"},
+		Name: "no-progress-stream", Lesson: "02", Kills: []string{"HTTP-22", "HTTP-30"},
 		Mistake: "always answers with plain JSON, so progress notifications have nowhere to go",
 		Edits: []Edit{{File: httpPost,
 			Old: `	if !wantsProgress(msg) {`,
@@ -363,5 +363,279 @@ var sessionCounter int`},
 	}
 	h.everyone = &Session{Session: server.NewSession()}`},
 		},
+	},
+	// More rules of the lesson a learner can get wrong: headers read as
+	// lists, bodies and sessions bounded, sessions ended properly, streams
+	// flushed, disconnection told from cancellation.
+	{
+		Name: "accept-exact-string", Lesson: "02", Kills: []string{"HTTP-04"},
+		Mistake: "compares the Accept header with the exact string \"application/json, text/event-stream\", so any other order or spacing gets 406",
+		Edits: []Edit{{File: httpHeaders,
+			Old: `	return Accepts(header, "application/json") && Accepts(header, "text/event-stream")`,
+			New: `	return strings.Join(header, ", ") == "application/json, text/event-stream"`,
+		}},
+	},
+	{
+		Name: "accept-ignores-q", Lesson: "02", Kills: []string{"HTTP-04"},
+		Mistake: "reads the media types in Accept but not their q parameter, so q=0 (\"not acceptable\") still counts",
+		Edits: []Edit{{File: httpHeaders,
+			Old: `			if q, err := strconv.ParseFloat(params["q"], 64); err == nil && q == 0 {
+				continue
+			}
+`,
+			New: `			_ = params // the quality does not matter: we send what we send
+`,
+		}, {File: httpHeaders,
+			Old: "\t\"strconv\"\n",
+			New: "",
+		}},
+	},
+	{
+		Name: "ignores-content-type", Lesson: "02", Kills: []string{"HTTP-27"},
+		Mistake: "reads any body as JSON, whatever its Content-Type says",
+		Edits: []Edit{{File: httpPost,
+			Old: `	if !isJSON(r.Header.Get("Content-Type")) {`,
+			New: `	if false { // the body will tell us soon enough`,
+		}},
+	},
+	{
+		Name: "content-type-exact-string", Lesson: "02", Kills: []string{"HTTP-27"},
+		Mistake: "compares Content-Type with the exact string application/json, so application/json; charset=utf-8 gets 415",
+		Edits: []Edit{{File: httpPost,
+			Old: `	if !isJSON(r.Header.Get("Content-Type")) {`,
+			New: `	if r.Header.Get("Content-Type") != "application/json" {`,
+		}},
+	},
+	{
+		Name: "read-whole-body-then-413", Lesson: "02", Kills: []string{"HTTP-28"},
+		Mistake: "reads the whole body with io.ReadAll, then answers 413 if it is over the limit: a 512 MiB body is read into memory first",
+		Edits: []Edit{{File: httpPost,
+			Old: `	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, h.opts.MaxBodyBytes))`,
+			New: `	body, err := io.ReadAll(r.Body)
+	if err == nil && int64(len(body)) > h.opts.MaxBodyBytes {
+		err = &http.MaxBytesError{Limit: h.opts.MaxBodyBytes}
+	}`,
+		}},
+	},
+	{
+		Name: "response-gets-an-answer", Lesson: "02", Kills: []string{"HTTP-03"},
+		Mistake: "treats only notifications as needing no answer, so the client's response to a server request is answered like a request",
+		Edits: []Edit{{File: httpPost,
+			Old: `	if !msg.IsRequest() {
+		// A notification, or a response to a request of ours`,
+			New: `	if msg.IsNotification() {
+		// A notification, or a response to a request of ours`,
+		}},
+	},
+	{
+		Name: "initialize-joins-a-session", Lesson: "02", Kills: []string{"HTTP-09"},
+		Mistake: "serves an initialize that carries MCP-Session-Id by starting yet another session, instead of refusing it",
+		Edits: []Edit{{File: httpPost,
+			Old: `	if r.Header.Get(SessionIDHeader) != "" {
+		httpjson.Error(w, http.StatusBadRequest, codeInvalidRequest,
+			"initialize starts a new session: send it without the %s header", SessionIDHeader)
+		return
+	}
+`,
+			New: ``,
+		}},
+	},
+	{
+		Name: "math-rand-session-ids", Lesson: "02", Kills: []string{"HTTP-10"},
+		Mistake: "makes session ids of 32 hex digits from math/rand, seeded with the time: they look random, and are predictable",
+		Edits: []Edit{
+			{File: httpSessions,
+				Old: "\t\"crypto/rand\"\n\t\"encoding/hex\"\n",
+				New: "\t\"fmt\"\n\t\"math/rand\"\n"},
+			{File: httpSessions,
+				Old: `	var b [16]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		panic("crypto/rand failed: " + err.Error()) // cannot happen on supported systems
+	}
+	return hex.EncodeToString(b[:])
+}`,
+				New: `	idMu.Lock()
+	defer idMu.Unlock()
+	return fmt.Sprintf("%016x%016x", idSource.Uint64(), idSource.Uint64())
+}
+
+var (
+	idMu     sync.Mutex
+	idSource = rand.New(rand.NewSource(time.Now().UnixNano())) // a new seed every run
+)`},
+		},
+	},
+	{
+		Name: "notifications-skip-the-session-check", Lesson: "02", Kills: []string{"HTTP-11", "HTTP-12"},
+		Mistake: "answers every notification 202 at once, whether its session exists or not, since a notification needs no answer",
+		Edits: []Edit{{File: httpPost,
+			Old: `	sess, done, ok := h.Session(w, r)
+	if !ok {
+		return
+	}
+	defer done()
+	if !msg.IsRequest() {`,
+			New: `	if !msg.IsRequest() && !h.opts.Stateless {
+		// Nothing to answer, so no session to look up first.
+		if sess, release, ok := h.sessions.acquire(r.Header.Get(SessionIDHeader)); ok {
+			sess.Handle(h.requestContext(r), msg, nil)
+			release()
+		}
+		w.WriteHeader(http.StatusAccepted)
+		return
+	}
+	sess, done, ok := h.Session(w, r)
+	if !ok {
+		return
+	}
+	defer done()
+	if !msg.IsRequest() {`,
+		}},
+	},
+	{
+		Name: "delete-leaves-requests-running", Lesson: "02", Kills: []string{"HTTP-13"},
+		Mistake: "on DELETE, forgets the session without closing it, so what runs in it carries on",
+		Edits: []Edit{{File: httpSessions,
+			Old: `	sess := s.byID[id]
+	if sess != nil {
+		s.endLocked(sess)
+	}
+	return sess != nil`,
+			New: `	sess := s.byID[id]
+	delete(s.byID, id)
+	return sess != nil`,
+		}},
+	},
+	{
+		Name: "no-sweep", Lesson: "02", Kills: []string{"HTTP-16"},
+		Mistake: "expires sessions only when a request names them, so expired sessions keep their places under the cap",
+		Edits: []Edit{{File: httpSessions,
+			Old: `		if sess.active == 0 && now.Sub(sess.lastUsed) > s.timeout {
+			s.endLocked(sess)
+		}`,
+			New: `		_ = sess // acquire expires them when they are next used`,
+		}},
+	},
+	{
+		Name: "503-without-retry-after", Lesson: "02", Kills: []string{"HTTP-17"},
+		Mistake: "refuses an initialize beyond the cap with 503 but no Retry-After header",
+		Edits: []Edit{{File: httpPost,
+			Old: `		w.Header().Set("Retry-After", "30")
+`,
+			New: ``,
+		}},
+	},
+	{
+		Name: "failed-initialize-keeps-its-session", Lesson: "02", Kills: []string{"HTTP-17"},
+		Mistake: "keeps the session of an initialize that failed, so each failed initialize takes a place under the cap",
+		Edits: []Edit{{File: httpPost,
+			Old: `		h.sessions.remove(sess.id) // a failed initialize starts nothing
+`,
+			New: ``,
+		}},
+	},
+	{
+		Name: "last-used-never-refreshed", Lesson: "02", Kills: []string{"HTTP-29"},
+		Mistake: "sets a session's lastUsed when it starts and never again, so a session in steady use expires",
+		Edits: []Edit{{File: httpSessions,
+			Old: `		sess.active--
+		sess.lastUsed = time.Now()`,
+			New: `		sess.active--`,
+		}},
+	},
+	{
+		Name: "busy-sessions-expire", Lesson: "02", Kills: []string{"HTTP-29"},
+		Mistake: "expires a session by its idle time alone, even while one of its requests is running",
+		Edits: []Edit{
+			{File: httpSessions,
+				Old: `	if sess.active == 0 && time.Since(sess.lastUsed) > s.timeout {`,
+				New: `	if time.Since(sess.lastUsed) > s.timeout {`},
+			{File: httpSessions,
+				Old: `		if sess.active == 0 && now.Sub(sess.lastUsed) > s.timeout {`,
+				New: `		if now.Sub(sess.lastUsed) > s.timeout {`},
+		},
+	},
+	{
+		Name: "delete-ignores-protocol-version", Lesson: "02", Kills: []string{"HTTP-18"},
+		Mistake: "checks MCP-Protocol-Version on POST only, so a DELETE with an unsupported version ends the session",
+		Edits: []Edit{{File: httpHandler,
+			Old: `	if _, ok := h.ProtocolVersion(w, r, nil); !ok {
+		return
+	}
+	id := r.Header.Get(SessionIDHeader)`,
+			New: `	id := r.Header.Get(SessionIDHeader)`,
+		}},
+	},
+	{
+		Name: "batches-unless-2025-11-25", Lesson: "02", Kills: []string{"HTTP-20"},
+		Mistake: "refuses batches only when the version is exactly 2025-11-25, so it serves them at 2025-06-18",
+		Edits:   editBatchesUnless20251125,
+	},
+	{
+		Name: "absent-version-ignores-the-session", Lesson: "02", Kills: []string{"HTTP-20"},
+		Mistake: "without MCP-Protocol-Version, always assumes 2025-03-26, even in a session that negotiated 2025-11-25",
+		Edits: []Edit{{File: httpHeaders,
+			Old: `		if s != nil {
+			if v, ok := s.Version(); ok {
+				return v, true
+			}
+		}
+`,
+			New: ``,
+		}},
+	},
+	{
+		Name: "get-checks-the-session-first", Lesson: "02", Kills: []string{"HTTP-21"},
+		Mistake: "looks up the session of a GET before refusing it, so a GET with an unknown session id gets 404 instead of 405",
+		Edits: []Edit{{File: httpHandler,
+			Old: `	switch {
+	case r.Method == http.MethodPost:`,
+			New: `	switch {
+	case r.Method == http.MethodGet && r.Header.Get(SessionIDHeader) != "" && !h.opts.Stateless:
+		if _, done, ok := h.Session(w, r); ok { // only a known session may even ask
+			done()
+			h.methodNotAllowed(w, r)
+		}
+	case r.Method == http.MethodPost:`,
+		}},
+	},
+	{
+		Name: "allow-lists-get", Lesson: "02", Kills: []string{"HTTP-21"},
+		Mistake: "lists GET in the Allow header of the 405 that refuses GET",
+		Edits: []Edit{{File: httpHandler,
+			Old: `	return "POST, DELETE"
+}`,
+			New: `	return "GET, POST, DELETE" // the methods of the MCP endpoint
+}`,
+		}},
+	},
+	{
+		Name: "sse-never-flushes", Lesson: "02", Kills: []string{"HTTP-22"},
+		Mistake: "writes each SSE event without flushing it, so every progress event arrives at once, with the response",
+		Edits: []Edit{{File: "internal/sse/sse.go",
+			Old: `	s.err = s.rc.Flush()
+	return s.err
+}`,
+			New: `	return nil // the ResponseWriter sends it in good time
+}`,
+		}},
+	},
+	{
+		Name: "cancelled-request-gets-204", Lesson: "02", Kills: []string{"HTTP-23"},
+		Mistake: "answers a cancelled request that was to get JSON with 204 No Content, which is neither JSON nor SSE",
+		Edits: []Edit{{File: httpPost,
+			Old: `		h.streams.Open(w, r, sess).Close()
+		return`,
+			New: `		w.WriteHeader(http.StatusNoContent) // nothing to say
+		return`,
+		}},
+	},
+	{
+		Name: "request-context-is-the-connection", Lesson: "02", Kills: []string{"HTTP-30"},
+		Mistake: "runs every request under r.Context(), so a client that drops its connection cancels its request",
+		Edits: []Edit{{File: httpHandler,
+			Old: `	return context.WithoutCancel(r.Context())`,
+			New: `	return r.Context()`,
+		}},
 	},
 }

@@ -49,6 +49,7 @@ func All() []*Variant {
 	all = append(all, lesson01...)
 	all = append(all, lesson02...)
 	all = append(all, lesson03...)
+	all = append(all, lesson04...)
 	return all
 }
 

@@ -22,8 +22,8 @@ import (
 // ErrNotFound is returned by Find when no browser is installed.
 var ErrNotFound = errors.New("no Chromium found: install it (Debian: apt-get install chromium) or set $CHROMIUM to its path")
 
-// names are the binaries Find looks for, in order.
-var names = []string{"chromium", "chromium-browser", "google-chrome", "google-chrome-stable", "chrome"}
+// Names are the binaries Find looks for on the PATH, in order.
+var Names = []string{"chromium", "chromium-browser", "google-chrome", "google-chrome-stable", "chrome"}
 
 // Find returns the path of a Chromium binary: $CHROMIUM if set, else the
 // first of the usual names on the PATH.
@@ -31,7 +31,7 @@ func Find() (string, error) {
 	if path := os.Getenv("CHROMIUM"); path != "" {
 		return exec.LookPath(path)
 	}
-	for _, name := range names {
+	for _, name := range Names {
 		if path, err := exec.LookPath(name); err == nil {
 			return path, nil
 		}

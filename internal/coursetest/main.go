@@ -6,14 +6,15 @@
 // In order: gofmt, go vet, the unit tests of the given code, the reference
 // solutions and the course command (cmd/course, whose classroom test checks
 // its HTML report in a headless Chromium) under the race detector, the grader
-// against the reference, the proofs that the grader works (grader/proof), and
-// the interop tests, in which real clients drive the reference servers
-// (interop/, a module of its own; see interop/README.md): the official Go SDK
-// and TypeScript SDK clients, both MCP Inspector CLIs, and the official MCP
-// conformance suite. Last, the benchmark (bench/, a module of its own): its
-// peer servers through the whole tool contract, and a smoke run of every
-// row with tiny counts. The npm steps need npm and Node.js 18 or newer (the
-// TypeScript SDK client and peer run on it); they install the Node.js 22
+// against the reference, the proofs that the grader works (grader/proof), the
+// check that the grader output quoted in the lessons is current
+// (internal/capture), and the interop tests, in which real clients drive the
+// reference servers (interop/, a module of its own; see interop/README.md):
+// the official Go SDK and TypeScript SDK clients, both MCP Inspector CLIs, and
+// the official MCP conformance suite. Last, the benchmark (bench/, a module of
+// its own): its peer servers through the whole tool contract, and a smoke run
+// of every row with tiny counts. The npm steps need npm and Node.js 18 or
+// newer (the TypeScript SDK client and peer run on it); they install the Node.js 22
 // that the suite and the Inspectors run on from the npm registry.
 //
 // It also works on a learner's clone, where the stage folders hold the
@@ -80,6 +81,7 @@ func steps(learnerFolders []string) []step {
 		{name: "grader on the reference, race detector", env: []string{"GRADER_TARGET=solutions", "GRADER_RACE=1"},
 			args: []string{"go", "test", "-race", "-count=1", "./grader"}},
 		{name: "proofs that the grader works", args: []string{"go", "test", "-count=1", "-timeout=30m", "./grader/proof"}},
+		{name: "the grader output quoted in the lessons is current", args: []string{"go", "run", "./internal/capture"}},
 		// The npm packages the interop tests run, each pinned by its lockfile.
 		// The conformance folder also pins the Node.js 22 that the suite and
 		// both Inspectors need: the npm package "node" installs it with an

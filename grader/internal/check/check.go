@@ -94,6 +94,13 @@ type Failure struct {
 	Want  string // what should have arrived
 	Hint  string // a hint for this failure in particular, shown before the check's own
 	Repro string // a command that reproduces the failure, when the wire log cannot make one
+
+	// Cause names the trouble behind this failure when another check is
+	// the one that tests it, such as "initialize" when the handshake
+	// failed. Each lesson maps these names to its own check ids
+	// (grader.Lesson.Causes), so that a failure that only repeats another
+	// check's can be listed under that check instead of reported again.
+	Cause string
 }
 
 // Status is the outcome of a check.
@@ -111,6 +118,11 @@ type Result struct {
 	Status   Status
 	Duration time.Duration
 	Report   string // the failure report; empty on a pass
+
+	// Cause names what this failure comes from, when it is something
+	// another check tests (see Failure.Cause and T.Suspect); "" when the
+	// failure is the check's own.
+	Cause string
 }
 
 // T is what a running check works with: its context, the target, and the
@@ -125,6 +137,7 @@ type T struct {
 	cleanups []func()
 	stderr   []func() string // tails of the target's stderr, for reports
 	repro    func() string
+	suspects []string // causes suspected so far, in order (see Suspect)
 }
 
 // Context is cancelled when the check's budget runs out.
@@ -149,6 +162,25 @@ func (t *T) SetRepro(f func() string) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	t.repro = f
+}
+
+// Suspect notes that something went wrong that another check tests, such
+// as an initialize response without a session id: if this check fails
+// later, its failure most likely comes from that (Result.Cause), unless the
+// failure names a cause of its own. The returned function withdraws the
+// suspicion, for a helper that suspects a cause only while it runs.
+func (t *T) Suspect(cause string) (withdraw func()) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.suspects = append(t.suspects, cause)
+	n := len(t.suspects) - 1
+	return func() {
+		t.mu.Lock()
+		defer t.mu.Unlock()
+		if n < len(t.suspects) {
+			t.suspects[n] = ""
+		}
+	}
 }
 
 // Fail records the failure and ends the check. Only the first failure of a
@@ -253,6 +285,12 @@ func Run(ctx context.Context, c *Check, target Target) Result {
 			r.Status = Warn
 		}
 		r.Report = t.report(c, r.Status)
+		r.Cause = t.failure.Cause
+		for _, s := range t.suspects {
+			if r.Cause == "" {
+				r.Cause = s
+			}
+		}
 	}
 	return r
 }

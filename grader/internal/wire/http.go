@@ -1,13 +1,17 @@
 package wire
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
+	"net/url"
+	"os"
 	"regexp"
 	"sort"
 	"strings"
@@ -50,7 +54,7 @@ func StartHTTP(t *check.T, args ...string) *HTTP {
 	all := append([]string{"-addr", "127.0.0.1:0"}, args...)
 	p, err := proc.Start(t.Context(), t.Target.Binary, all...)
 	if err != nil {
-		t.Failf("could not start %s: %v", t.Target.Package, err)
+		t.Fail(check.Failure{What: fmt.Sprintf("could not start %s: %v", t.Target.Package, err), Cause: CauseStart})
 	}
 	t.Cleanup(p.Kill)
 	t.AttachStderr(p.Stderr)
@@ -69,10 +73,10 @@ func StartHTTP(t *check.T, args ...string) *HTTP {
 		}
 		select {
 		case <-p.Done():
-			t.Fail(check.Failure{What: fmt.Sprintf("the server exited (%s) before it said where it listens", p.Status()),
+			t.Fail(check.Failure{What: fmt.Sprintf("the server exited (%s) before it said where it listens", p.Status()), Cause: CauseStart,
 				Hint: `The grader runs your server with -addr 127.0.0.1:0 and waits for "listening on http://ADDR/mcp" on stderr; the given main prints it.`})
 		case <-deadline.C:
-			t.Fail(check.Failure{What: fmt.Sprintf("the server did not print \"listening on http://…\" to stderr within %v", T2),
+			t.Fail(check.Failure{What: fmt.Sprintf("the server did not print \"listening on http://…\" to stderr within %v", T2), Cause: CauseStart,
 				Hint: "Keep the given main's log line: the grader reads the address from it."})
 		case <-t.Context().Done():
 			t.Failf("the check ran out of time")
@@ -89,11 +93,15 @@ func StartHTTP(t *check.T, args ...string) *HTTP {
 
 // Req is one HTTP request to the MCP endpoint.
 type Req struct {
-	Method  string      // POST when empty
-	Header  http.Header // sent as is
-	Body    string
-	Within  time.Duration // for the whole exchange, body included; T1 when zero
-	Purpose string        // what the request is for, in failure reports
+	Method string      // POST when empty
+	Header http.Header // sent as is
+	Body   string
+	// BodyReader, when set, is sent instead of Body, as it is read, with
+	// no Content-Length (chunked): for bodies too large to hold, or whose
+	// size the server must not learn in advance.
+	BodyReader io.Reader
+	Within     time.Duration // for the whole exchange, body included; T1 when zero
+	Purpose    string        // what the request is for, in failure reports
 }
 
 // Response is a complete HTTP response: the grader always reads the body to
@@ -138,14 +146,7 @@ func (h *HTTP) Do(req Req) *Response {
 	n := h.record(req)
 	ctx, cancel := context.WithTimeout(h.t.Context(), req.Within)
 	defer cancel()
-	hr, err := http.NewRequestWithContext(ctx, req.Method, h.URL, strings.NewReader(req.Body))
-	if err != nil {
-		h.t.Failf("building the request: %v", err)
-	}
-	hr.Header = req.Header.Clone()
-	if req.Body == "" {
-		hr.Body = http.NoBody
-	}
+	hr := h.newRequest(ctx, req)
 
 	started := time.Now()
 	resp, err := h.client.Do(hr)
@@ -154,6 +155,7 @@ func (h *HTTP) Do(req Req) *Response {
 	}
 	defer resp.Body.Close()
 	h.t.Wire.Received(fmt.Sprintf("HTTP %d %s", resp.StatusCode, headerSummary(resp.Header)))
+	h.noteStatus(resp.StatusCode)
 	body, err := io.ReadAll(io.LimitReader(resp.Body, maxBody))
 	if err != nil {
 		if len(body) > 0 {
@@ -170,6 +172,61 @@ func (h *HTTP) Do(req Req) *Response {
 	}
 	h.noteIssued(n, resp.Header.Get("Mcp-Session-Id"))
 	return out
+}
+
+// newRequest builds the HTTP request for req.
+func (h *HTTP) newRequest(ctx context.Context, req Req) *http.Request {
+	var body io.Reader = strings.NewReader(req.Body)
+	if req.BodyReader != nil {
+		body = req.BodyReader
+	}
+	hr, err := http.NewRequestWithContext(ctx, req.Method, h.URL, body)
+	if err != nil {
+		h.t.Failf("building the request: %v", err)
+	}
+	hr.Header = req.Header.Clone()
+	hr.Host = req.Header.Get("Host") // Go sends r.Host, never a Host in Header; "" keeps the URL's
+	switch {
+	case req.BodyReader != nil:
+		hr.Body, hr.ContentLength = io.NopCloser(req.BodyReader), -1 // chunked
+	case req.Body == "":
+		hr.Body = http.NoBody
+	}
+	return hr
+}
+
+// noteStatus suspects an unwritten handler behind a 501 Not Implemented.
+func (h *HTTP) noteStatus(status int) {
+	if status == http.StatusNotImplemented {
+		h.t.Suspect(CauseUnimplemented)
+	}
+}
+
+// Abandon sends req and hangs up after the given time, whether or not an
+// answer has begun, as a client that goes away does. It returns at once;
+// the request runs on until then in the background.
+func (h *HTTP) Abandon(req Req, after time.Duration) {
+	if req.Method == "" {
+		req.Method = http.MethodPost
+	}
+	if req.Header == nil {
+		req.Header = http.Header{}
+	}
+	h.record(req)
+	ctx, cancel := context.WithTimeout(h.t.Context(), after)
+	hr := h.newRequest(ctx, req)
+	done := make(chan struct{})
+	h.t.Cleanup(func() { cancel(); <-done })
+	go func() {
+		defer close(done)
+		defer cancel()
+		resp, err := h.client.Do(hr)
+		if err == nil {
+			io.Copy(io.Discard, io.LimitReader(resp.Body, maxBody))
+			resp.Body.Close()
+		}
+		h.t.Wire.Event("hung up %v after sending %s %s", after, req.Method, purposeOf(req))
+	}()
 }
 
 // noteIssued remembers that the answer to request n issued a session id, so
@@ -220,14 +277,30 @@ func (h *HTTP) Post(session, version, body, purpose string) *Response {
 func (h *HTTP) Initialize(version string) (string, *Response) {
 	resp := h.Post("", "", Request(`1`, "initialize", InitializeParams(version)), "initialize")
 	if resp.Status != http.StatusOK {
-		h.t.Fail(check.Failure{What: fmt.Sprintf("initialize got HTTP %d", resp.Status), Got: check.Quote(string(resp.Body)), Want: "HTTP 200 with the InitializeResult"})
+		h.t.Fail(check.Failure{What: fmt.Sprintf("initialize got HTTP %d", resp.Status), Got: check.Quote(string(resp.Body)),
+			Want: "HTTP 200 with the InitializeResult", Cause: CauseInitialize})
 	}
 	if m := resp.Find(`1`); m == nil || m.Error != nil {
-		h.t.Fail(check.Failure{What: "initialize did not succeed", Got: check.Quote(string(resp.Body)), Want: `a response with "id":1 and a "result"`})
+		h.t.Fail(check.Failure{What: "initialize did not succeed", Got: check.Quote(string(resp.Body)),
+			Want: `a response with "id":1 and a "result"`, Cause: CauseInitialize})
 	}
 	session := resp.Header.Get("Mcp-Session-Id")
+	if session == "" && h.Stateful() {
+		h.t.Suspect(CauseSession)
+	}
 	h.Post(session, version, Notification("notifications/initialized", nil), "notifications/initialized")
 	return session, resp
+}
+
+// Stateful reports whether the server was started with sessions (without
+// -stateless).
+func (h *HTTP) Stateful() bool {
+	for _, a := range h.args {
+		if a == "-stateless" || a == "--stateless" {
+			return false
+		}
+	}
+	return true
 }
 
 // Messages returns the JSON-RPC messages a response carried: the JSON body
@@ -363,7 +436,14 @@ func (h *HTTP) repro() string {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	var b strings.Builder
-	fmt.Fprintf(&b, "go run %s -addr 127.0.0.1:8080 %s &\n", h.t.Target.Package, strings.Join(h.args, " "))
+	var args []string
+	for _, a := range h.args {
+		if strings.ContainsAny(a, "*?[]{}$&;|<>()'\" ") {
+			a = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'" // for the shell: -allow-origin 'https://*.example.com'
+		}
+		args = append(args, a)
+	}
+	fmt.Fprintf(&b, "go run %s -addr 127.0.0.1:8080 %s &\n", h.t.Target.Package, strings.Join(args, " "))
 	vars := map[string]string{} // session id → shell variable
 	skipped := 0
 	for i, r := range h.requests {
@@ -394,4 +474,99 @@ func (h *HTTP) repro() string {
 
 func shellQuote(flag, s string) string {
 	return flag + " '" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// SendStreaming sends req with its BodyReader as a chunked body, over a
+// connection of its own, and reads the answer while the body is still being
+// sent: the answer is returned as soon as it has arrived whole, even if the
+// server stopped reading the body long before (a client library may report
+// only the failed write then). The connection is closed on return, which
+// ends the sending. Every step has req.Within as its deadline.
+func (h *HTTP) SendStreaming(req Req) *Response {
+	if req.Method == "" {
+		req.Method = http.MethodPost
+	}
+	if req.Within == 0 {
+		req.Within = T1
+	}
+	h.record(req)
+	u, err := url.Parse(h.URL)
+	if err != nil {
+		h.t.Failf("the server's URL %q: %v", h.URL, err)
+	}
+	deadline := time.Now().Add(req.Within)
+	conn, err := net.DialTimeout("tcp", u.Host, req.Within)
+	if err != nil {
+		h.t.Fail(check.Failure{What: fmt.Sprintf("%s %s: %v", req.Method, purposeOf(req), err)})
+	}
+	conn.SetDeadline(deadline)
+
+	var head strings.Builder
+	fmt.Fprintf(&head, "%s %s HTTP/1.1\r\nHost: %s\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n", req.Method, u.RequestURI(), u.Host)
+	req.Header.Write(&head)
+	head.WriteString("\r\n")
+	sent := make(chan error, 1)
+	finished := make(chan struct{})
+	defer func() {
+		conn.Close() // stops the sending, which must be over before req.BodyReader is free
+		<-finished
+	}()
+	go func() {
+		defer close(finished)
+		w := bufio.NewWriterSize(conn, 64<<10)
+		_, err := w.WriteString(head.String())
+		buf := make([]byte, 32<<10)
+		for err == nil {
+			n, rerr := req.BodyReader.Read(buf)
+			if n > 0 {
+				if _, err = fmt.Fprintf(w, "%x\r\n", n); err == nil {
+					if _, err = w.Write(buf[:n]); err == nil {
+						_, err = w.WriteString("\r\n")
+					}
+				}
+			}
+			if rerr != nil {
+				if err == nil {
+					_, err = w.WriteString("0\r\n\r\n")
+				}
+				break
+			}
+		}
+		if err == nil {
+			err = w.Flush()
+		}
+		sent <- err
+	}()
+
+	resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
+	if err != nil {
+		what := fmt.Sprintf("%s %s: no answer: %v", req.Method, purposeOf(req), err)
+		if errors.Is(err, os.ErrDeadlineExceeded) {
+			what = fmt.Sprintf("%s %s: no answer within %v", req.Method, purposeOf(req), req.Within)
+		}
+		h.t.Fail(check.Failure{What: what})
+	}
+	defer resp.Body.Close()
+	h.t.Wire.Received(fmt.Sprintf("HTTP %d %s", resp.StatusCode, headerSummary(resp.Header)))
+	h.noteStatus(resp.StatusCode)
+	body, err := io.ReadAll(io.LimitReader(resp.Body, maxBody))
+	if len(body) > 0 {
+		h.t.Wire.Received(string(body))
+	}
+	if err != nil {
+		h.t.Fail(check.Failure{What: fmt.Sprintf("%s %s: the answer began (HTTP %d) but its body did not end: %v", req.Method, purposeOf(req), resp.StatusCode, err)})
+	}
+	select {
+	case err := <-sent:
+		if err != nil {
+			h.t.Wire.Event("the server stopped reading the body: %v", err)
+		}
+	default:
+		h.t.Wire.Event("the answer came while the body was still being sent")
+	}
+	out := &Response{Status: resp.StatusCode, Header: resp.Header, Body: body, ContentType: mediaType(resp.Header.Get("Content-Type"))}
+	if out.ContentType == "text/event-stream" {
+		out.Events = ParseSSE(body)
+	}
+	return out
 }

@@ -6,6 +6,7 @@ import (
 	"io"
 	"strings"
 	"sync/atomic"
+	"time"
 )
 
 // Event is one Server-Sent Event.
@@ -15,6 +16,8 @@ type Event struct {
 	Event string // the event type; "" means "message"
 	Data  string // data lines joined with "\n"
 	Retry string // a retry field, if this event had one
+
+	At time.Time // when the grader read it, on a stream read as it arrives
 }
 
 // SSEReader reads Server-Sent Events one at a time from a stream, following

@@ -30,9 +30,10 @@ const maxLine = 32 << 20
 // Line is one line the target wrote to stdout, without its newline.
 type Line struct {
 	Text    string
-	Msg     *Msg   // nil when the line is not a JSON-RPC message
-	Err     error  // why Msg is nil
-	Problem string // why Msg is not a valid JSON-RPC message, or ""
+	Msg     *Msg      // nil when the line is not a JSON-RPC message
+	Err     error     // why Msg is nil
+	Problem string    // why Msg is not a valid JSON-RPC message, or ""
+	At      time.Time // when the grader read it
 }
 
 // Stdio is a conversation with a program over its stdin and stdout.
@@ -45,6 +46,9 @@ type Stdio struct {
 	eof     bool
 	sent    []string // every line sent, for the repro command
 	all     []Line   // every line received (up to maxKept), in order
+	// answered is set once the target has written one valid JSON-RPC
+	// message: until then, a missing answer means it answers nothing at all.
+	answered bool
 
 	mu     sync.Mutex
 	resume chan struct{} // while reading is paused, closed to resume it
@@ -58,7 +62,7 @@ const maxKept = 2000
 func StartStdio(t *check.T) *Stdio {
 	p, err := proc.Start(t.Context(), t.Target.Binary)
 	if err != nil {
-		t.Failf("could not start %s: %v", t.Target.Package, err)
+		t.Fail(check.Failure{What: fmt.Sprintf("could not start %s: %v", t.Target.Package, err), Cause: CauseStart})
 	}
 	t.Cleanup(p.Kill)
 	t.AttachStderr(p.Stderr)
@@ -100,7 +104,7 @@ func (s *Stdio) read() {
 			break
 		}
 		text := strings.TrimSuffix(string(buf), "\n")
-		l := Line{Text: text}
+		l := Line{Text: text, At: time.Now()}
 		if cut {
 			l.Err = fmt.Errorf("line longer than %d bytes", maxLine)
 		} else if l.Msg, l.Err = Parse([]byte(text)); l.Err == nil {
@@ -150,7 +154,10 @@ func (s *Stdio) SendRawAsync(data string) (wait func()) {
 		case errors.Is(err, os.ErrDeadlineExceeded):
 			what = fmt.Sprintf("the server did not read its stdin for %v (the write of %d bytes blocked)", deadline, len(data))
 		case s.Proc.WaitExit(500 * time.Millisecond):
-			what = fmt.Sprintf("the server has exited (%s), so its stdin is closed", s.Proc.Status())
+			// The server has exited. The next wait for its answer reports
+			// that, with what it wrote before: whether this write came
+			// before its exit or after is a matter of timing.
+			return
 		}
 		s.t.Fail(check.Failure{What: what})
 	}
@@ -251,15 +258,17 @@ func (s *Stdio) AwaitLine(within time.Duration, what string, match func(Line) bo
 		switch {
 		case !ok && s.eof:
 			s.t.Fail(check.Failure{
-				What: fmt.Sprintf("the server closed its stdout (%s) before sending the %s", s.exitStatus(), what),
-				Got:  s.strayLines(),
-				Hint: "Your server stopped. Look at its stderr below: a panic, or Serve returning, ends the process.",
+				What:  fmt.Sprintf("the server closed its stdout (%s) before sending the %s", s.exitStatus(), what),
+				Got:   s.strayLines(),
+				Hint:  joinHints(s.strayHint(), "Your server stopped. Look at its stderr below: a panic, or Serve returning, ends the process."),
+				Cause: s.silentCause(),
 			})
 		case !ok:
 			s.t.Fail(check.Failure{
-				What: fmt.Sprintf("no %s within %v", what, within),
-				Got:  s.strayLines(),
-				Hint: s.strayHint(),
+				What:  fmt.Sprintf("no %s within %v", what, within),
+				Got:   s.strayLines(),
+				Hint:  s.strayHint(),
+				Cause: s.silentCause(),
 			})
 		case match(l):
 			return l
@@ -283,10 +292,12 @@ func (s *Stdio) Call(id, method string, params any) *Msg {
 // Initialize runs the handshake at the given protocol version: initialize,
 // its response, then notifications/initialized.
 func (s *Stdio) Initialize(version string) *Msg {
+	withdraw := s.t.Suspect(CauseInitialize)
 	resp := s.Call(`"init"`, "initialize", InitializeParams(version))
 	if resp.Error != nil {
-		s.t.Fail(check.Failure{What: "initialize failed", Got: check.Quote(string(resp.Raw)), Want: "a result"})
+		s.t.Fail(check.Failure{What: "initialize failed", Got: check.Quote(string(resp.Raw)), Want: "a result", Cause: CauseInitialize})
 	}
+	withdraw()
 	s.Send(Notification("notifications/initialized", nil))
 	return resp
 }
@@ -305,6 +316,20 @@ func (s *Stdio) Quiet(window time.Duration, what string) {
 		if l.Msg != nil {
 			s.t.Fail(check.Failure{What: fmt.Sprintf("%s arrived", what), Got: check.Quote(l.Text), Want: "nothing"})
 		}
+	}
+}
+
+// QuietAll is Quiet for every line, JSON or not: for the moments when the
+// target must write nothing at all.
+func (s *Stdio) QuietAll(window time.Duration, what string) {
+	timer := time.NewTimer(window)
+	defer timer.Stop()
+	for {
+		l, ok := s.next(timer.C)
+		if !ok {
+			return
+		}
+		s.t.Fail(check.Failure{What: fmt.Sprintf("%s arrived", what), Got: check.Quote(l.Text), Want: "nothing"})
 	}
 }
 
@@ -339,8 +364,13 @@ func (s *Stdio) next(timeout <-chan time.Time) (Line, bool) {
 	case l, ok := <-s.lines:
 		if !ok {
 			s.eof = true
-		} else if len(s.all) < maxKept {
+			return l, ok
+		}
+		if len(s.all) < maxKept {
 			s.all = append(s.all, l)
+		}
+		if l.Msg != nil && l.Problem == "" {
+			s.answered = true
 		}
 		return l, ok
 	case <-timeout:
@@ -349,6 +379,27 @@ func (s *Stdio) next(timeout <-chan time.Time) (Line, bool) {
 		s.t.Failf("the check ran out of time")
 		return Line{}, false
 	}
+}
+
+// silentCause is the cause of a missing answer: CauseStart when the server
+// has not written one valid message yet, so that every check reads as
+// blocked by the lesson's first check; else none.
+func (s *Stdio) silentCause() string {
+	if s.answered {
+		return ""
+	}
+	return CauseStart
+}
+
+// joinHints joins the hints that are not empty, one per line.
+func joinHints(hints ...string) string {
+	var out []string
+	for _, h := range hints {
+		if h != "" {
+			out = append(out, h)
+		}
+	}
+	return strings.Join(out, "\n")
 }
 
 func (s *Stdio) exitStatus() string {

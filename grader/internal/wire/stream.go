@@ -57,15 +57,7 @@ func (h *HTTP) Open(req Req) *Stream {
 	}
 	n := h.record(req)
 	ctx, cancel := context.WithCancel(h.t.Context())
-	hr, err := http.NewRequestWithContext(ctx, req.Method, h.URL, strings.NewReader(req.Body))
-	if err != nil {
-		cancel()
-		h.t.Failf("building the request: %v", err)
-	}
-	hr.Header = req.Header.Clone()
-	if req.Body == "" {
-		hr.Body = http.NoBody
-	}
+	hr := h.newRequest(ctx, req)
 
 	type answer struct {
 		resp *http.Response
@@ -93,6 +85,7 @@ func (h *HTTP) Open(req Req) *Stream {
 	}
 	resp := a.resp
 	h.t.Wire.Received(fmt.Sprintf("HTTP %d %s (the body is read as it arrives)", resp.StatusCode, headerSummary(resp.Header)))
+	h.noteStatus(resp.StatusCode)
 	s := &Stream{h: h, req: req, cancel: cancel, Status: resp.StatusCode, Header: resp.Header,
 		ContentType: mediaType(resp.Header.Get("Content-Type")), items: make(chan streamItem, 64)}
 	h.noteIssued(n, resp.Header.Get("Mcp-Session-Id"))
@@ -108,7 +101,7 @@ func (s *Stream) read(body io.ReadCloser) {
 		b, err := io.ReadAll(io.LimitReader(body, maxBody))
 		if len(b) > 0 {
 			s.h.t.Wire.Received(string(b))
-			s.items <- streamItem{event: Event{Data: string(b)}}
+			s.items <- streamItem{event: Event{Data: string(b), At: time.Now()}}
 		}
 		if err == nil {
 			err = io.EOF
@@ -126,6 +119,7 @@ func (s *Stream) read(body io.ReadCloser) {
 			s.items <- streamItem{err: err}
 			return
 		}
+		e.At = time.Now()
 		s.h.t.Wire.Received(describeEvent(e))
 		select {
 		case s.items <- streamItem{event: e}:

@@ -192,3 +192,53 @@ func TestStreamFailsWhenHeadersNeverCome(t *testing.T) {
 	assert.Equal(t, check.Fail, r.Status)
 	assert.Contains(t, r.Report, "no response headers within 200ms")
 }
+
+// countingReader yields n bytes of 'x' and counts what has been read.
+type countingReader struct{ read, n int64 }
+
+func (c *countingReader) Read(p []byte) (int, error) {
+	if c.read >= c.n {
+		return 0, io.EOF
+	}
+	k := min(int64(len(p)), c.n-c.read)
+	for i := range p[:k] {
+		p[i] = 'x'
+	}
+	c.read += k
+	return int(k), nil
+}
+
+func TestSendStreamingReturnsTheEarlyAnswer(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if _, err := io.ReadAll(http.MaxBytesReader(w, r.Body, 1<<20)); err != nil {
+			http.Error(w, "too large", http.StatusRequestEntityTooLarge)
+		}
+	}))
+	defer srv.Close()
+	body := &countingReader{n: 64 << 20}
+	r := runCheck(t, srv.URL+"/mcp", func(ct *check.T, h *HTTP) {
+		resp := h.SendStreaming(Req{Header: http.Header{}, BodyReader: body, Within: 5 * time.Second, Purpose: "a big body"})
+		assert.Equal(t, http.StatusRequestEntityTooLarge, resp.Status)
+		assert.Equal(t, "too large\n", string(resp.Body))
+	})
+	assert.Equal(t, check.Pass, r.Status, r.Report)
+	assert.Less(t, body.read, int64(32<<20), "the answer came long before the body's end")
+}
+
+func TestAbandonHangsUp(t *testing.T) {
+	gone := make(chan struct{})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		<-r.Context().Done() // answers only once the client has gone
+		close(gone)
+	}))
+	defer srv.Close()
+	r := runCheck(t, srv.URL, func(ct *check.T, h *HTTP) {
+		h.Abandon(Req{Purpose: "a request to leave"}, 50*time.Millisecond)
+		select {
+		case <-gone:
+		case <-time.After(2 * time.Second):
+			ct.Failf("the server never saw the client go")
+		}
+	})
+	assert.Equal(t, check.Pass, r.Status, r.Report)
+}

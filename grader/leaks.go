@@ -1,0 +1,46 @@
+package grader
+
+import (
+	"fmt"
+	"time"
+
+	"mcpcourse/grader/internal/check"
+	"mcpcourse/grader/internal/wire"
+)
+
+// baseline is what a server started with -debug holds before a check lets
+// clients come and go: its goroutines (from /debug/vars) and, on Linux, its
+// open files, sockets included.
+type baseline struct {
+	goroutines int64
+	files      int
+	haveFiles  bool
+}
+
+func takeBaseline(t *check.T, h *wire.HTTP) baseline {
+	b := baseline{goroutines: h.VarInt("goroutines")}
+	b.files, b.haveFiles = h.OpenFiles()
+	t.Wire.Event("baseline: %d goroutines, %d open files", b.goroutines, b.files)
+	return b
+}
+
+// expectFreed waits up to 2 s for the server to hold no more than a few
+// goroutines and files beyond b, and fails the check otherwise. after says
+// what happened, such as "8 clients dropped their sockets"; want, what the
+// server should have done.
+func (b baseline) expectFreed(t *check.T, h *wire.HTTP, after, want string) {
+	var goroutines int64
+	var files int
+	if settle(t, 2*time.Second, func() bool {
+		goroutines = h.VarInt("goroutines")
+		files, _ = h.OpenFiles()
+		return goroutines <= b.goroutines+3 && (!b.haveFiles || files <= b.files+3)
+	}) {
+		return
+	}
+	what := fmt.Sprintf("2 s after %s, the server still has %d goroutines (%d before)", after, goroutines, b.goroutines)
+	if b.haveFiles {
+		what += fmt.Sprintf(" and %d open files (%d before)", files, b.files)
+	}
+	t.Fail(check.Failure{What: what, Want: want})
+}

@@ -1,0 +1,282 @@
+package variants
+
+// Files of the reference that lesson 04's variants edit.
+const (
+	originAllowlist = "solutions/04-origin/allowlist.go"
+	originHandler   = "solutions/04-origin/handler.go"
+	originHost      = "solutions/04-origin/host.go"
+	originSocket    = "solutions/04-origin/websocket.go"
+	originFrames    = "solutions/04-origin/frames.go"
+)
+
+// guardOrigin is the guard's Origin case, which several variants change.
+const guardOrigin = "\t\tcase !h.originAllowed(r):\n"
+
+// lesson04 are mistakes in a server that decides which web pages may use it
+// (stage 04).
+var lesson04 = []*Variant{
+	// Step 1: the guard.
+	{
+		Name: "cors-is-the-only-guard", Lesson: "04",
+		Kills:   []string{"ORIGIN-01", "ORIGIN-02", "ORIGIN-04", "ORIGIN-06", "ORIGIN-07", "ORIGIN-08", "ORIGIN-09", "ORIGIN-11", "ORIGIN-14"},
+		Mistake: "relies on CORS alone: a foreign page cannot read the answers, but its requests are served, and with them every side effect",
+		Edits: []Edit{{File: originHandler,
+			Old: "\th.endpoint = h.guard(grant.Handler(h.mcp))",
+			New: "\th.endpoint = grant.Handler(h.mcp)"}},
+	},
+	{
+		Name: "origin-checked-on-post-only", Lesson: "04", Kills: []string{"ORIGIN-02", "ORIGIN-14"},
+		Mistake: "checks the Origin of POST requests only, so a foreign page can open the session's GET stream, delete the session, and have its preflights granted",
+		Edits: []Edit{{File: originHandler,
+			Old: guardOrigin,
+			New: "\t\tcase r.Method == http.MethodPost && !h.originAllowed(r):\n"}},
+	},
+	{
+		Name: "origin-required", Lesson: "04",
+		Kills:   []string{"ORIGIN-02", "ORIGIN-03", "ORIGIN-11", "ORIGIN-23"},
+		Mistake: "refuses requests that carry no Origin, which locks out every CLI and desktop client (typescript-sdk #1205)",
+		Edits: []Edit{{File: originHandler,
+			Old: guardOrigin,
+			New: "\t\tcase !h.originAllowed(r) || r.Header.Get(\"Origin\") == \"\":\n"}},
+	},
+	{
+		Name: "null-origin-allowed", Lesson: "04", Kills: []string{"ORIGIN-04", "ORIGIN-14", "ORIGIN-16"},
+		Mistake: "treats Origin: null as if no Origin had been sent, though any page can send it from a sandboxed iframe",
+		Edits: []Edit{{File: originHandler,
+			Old: "\torigins := r.Header.Values(\"Origin\")\n",
+			New: "\torigins := r.Header.Values(\"Origin\")\n\tif len(origins) == 1 && origins[0] == \"null\" {\n\t\torigins = nil // an opaque origin: as good as none\n\t}\n"}},
+	},
+
+	// Step 2: the allowlist.
+	{
+		Name: "wildcard-takes-one-label", Lesson: "04", Kills: []string{"ORIGIN-05"},
+		Mistake: "lets *.example.com stand for one label only, as in a TLS certificate, so a.b.example.com is refused though the course's wildcard takes one label or more",
+		Edits: []Edit{{File: originAllowlist,
+			Old: "\t\treturn strings.HasSuffix(o.host, \".\"+p.host)\n",
+			New: "\t\treturn strings.HasSuffix(o.host, \".\"+p.host) && !strings.Contains(strings.TrimSuffix(o.host, \".\"+p.host), \".\")\n"}},
+	},
+	{
+		Name: "has-suffix-matching", Lesson: "04", Kills: []string{"ORIGIN-06", "ORIGIN-16"},
+		Mistake: "matches a wildcard with strings.HasSuffix(host, \"example.com\"), without the dot, so xexample.com and the bare example.com get in",
+		Edits: []Edit{{File: originAllowlist,
+			Old: "\t\treturn strings.HasSuffix(o.host, \".\"+p.host)\n",
+			New: "\t\treturn strings.HasSuffix(o.host, p.host)\n"}},
+	},
+	{
+		Name: "has-prefix-matching", Lesson: "04", Kills: []string{"ORIGIN-06", "ORIGIN-09"},
+		Mistake: "matches an exact host with strings.HasPrefix, so http://localhost.evil.example passes for http://localhost",
+		Edits: []Edit{{File: originAllowlist,
+			Old: "\treturn o.host == p.host\n}",
+			New: "\treturn strings.HasPrefix(o.host, p.host)\n}"}},
+	},
+	{
+		Name: "scheme-ignored", Lesson: "04",
+		Kills:   []string{"ORIGIN-01", "ORIGIN-02", "ORIGIN-06", "ORIGIN-07", "ORIGIN-14", "ORIGIN-16"},
+		Mistake: "compares hosts and ports but not schemes, so http://app.example.com passes for https://*.example.com, and vscode-webview://* lets in every origin of every scheme",
+		Edits: []Edit{{File: originAllowlist,
+			Old: "\tif o.scheme != p.scheme || (!p.anyPort && o.port != p.port) {",
+			New: "\tif !p.anyPort && o.port != p.port {"}},
+	},
+	{
+		Name: "port-ignored", Lesson: "04", Kills: []string{"ORIGIN-07"},
+		Mistake: "compares schemes and hosts but not ports, so any port of an allowed host passes",
+		Edits: []Edit{{File: originAllowlist,
+			Old: "\tif o.scheme != p.scheme || (!p.anyPort && o.port != p.port) {",
+			New: "\tif o.scheme != p.scheme {"}},
+	},
+	{
+		Name: "case-sensitive-hosts", Lesson: "04", Kills: []string{"ORIGIN-08"},
+		Mistake: "compares host names as written, so HTTPS://APP.EXAMPLE.COM is refused though it is the same origin",
+		Edits: []Edit{{File: originAllowlist,
+			Old: "\th = strings.ToLower(h)\n",
+			New: ""}},
+	},
+	{
+		Name: "default-port-not-implied", Lesson: "04", Kills: []string{"ORIGIN-08"},
+		Mistake: "treats https://app.example.com:443 as another origin than https://app.example.com, though 443 is https's default port",
+		Edits: []Edit{{File: originAllowlist,
+			Old: "\tif o.port == defaultPorts[o.scheme] {\n\t\to.port = \"\"\n\t}\n\treturn o, true",
+			New: "\treturn o, true"}},
+	},
+	{
+		Name: "no-default-allowlist", Lesson: "04", Kills: []string{"ORIGIN-09"},
+		Mistake: "allows every origin when no -allow-origin is given, so a server started without flags is open to every web site",
+		Edits: []Edit{
+			{File: originAllowlist,
+				Old: "\tif len(patterns) == 0 {\n\t\tpatterns = LoopbackOrigins\n\t}\n",
+				New: ""},
+			{File: originAllowlist,
+				Old: "\to, ok := parseOrigin(origin)\n\tif !ok {\n\t\treturn false\n\t}\n\tfor _, p := range a.patterns {",
+				New: "\tif len(a.patterns) == 0 {\n\t\treturn true // no list, nothing to enforce\n\t}\n\to, ok := parseOrigin(origin)\n\tif !ok {\n\t\treturn false\n\t}\n\tfor _, p := range a.patterns {"},
+		},
+	},
+	{
+		Name: "loopback-always-allowed", Lesson: "04", Kills: []string{"ORIGIN-09"},
+		Mistake: "adds the loopback origins to an explicit allowlist instead of using them only when none is given",
+		Edits: []Edit{{File: originAllowlist,
+			Old: "\tif len(patterns) == 0 {\n\t\tpatterns = LoopbackOrigins\n\t}\n",
+			New: "\tpatterns = append(append([]string(nil), patterns...), LoopbackOrigins...)\n"}},
+	},
+
+	{
+		Name: "bad-patterns-skipped", Lesson: "04", Kills: []string{"ORIGIN-10"},
+		Mistake: "skips an -allow-origin pattern it cannot parse, so a typo silently changes what is allowed",
+		Edits: []Edit{{File: originAllowlist,
+			Old: "\t\tif err != nil {\n\t\t\treturn nil, err\n\t\t}\n\t\ta.patterns = append(a.patterns, p)",
+			New: "\t\tif err != nil {\n\t\t\tcontinue // not a pattern: skip it\n\t\t}\n\t\ta.patterns = append(a.patterns, p)"}},
+	},
+
+	// Step 3: the Host header.
+	{
+		Name: "no-host-check", Lesson: "04", Kills: []string{"ORIGIN-11", "ORIGIN-17"},
+		Mistake: "checks Origin but not Host, so a page whose DNS name was rebound to 127.0.0.1 can GET the server's streams, which carry no Origin",
+		Edits: []Edit{{File: originHost,
+			Old: "\treturn !arrivedOnLoopback(r) || isLoopbackHost(r.Host)",
+			New: "\treturn true"}},
+	},
+	{
+		Name: "host-prefix-check", Lesson: "04", Kills: []string{"ORIGIN-11", "ORIGIN-17"},
+		Mistake: "accepts any Host that starts with localhost, so localhost.evil.example, a name anyone can register and rebind, gets in",
+		Edits: []Edit{{File: originHost,
+			Old: "\tif strings.EqualFold(host, \"localhost\") {",
+			New: "\tif strings.HasPrefix(strings.ToLower(host), \"localhost\") {"}},
+	},
+
+	// Step 4: CORS.
+	{
+		Name: "cors-star", Lesson: "04", Kills: []string{"ORIGIN-12", "ORIGIN-13"},
+		Mistake: "answers CORS with Access-Control-Allow-Origin: * (rs/cors's AllowedOrigins: *), a grant to every web site",
+		Edits: []Edit{{File: originHandler,
+			Old: "\t\tAllowOriginFunc: allow.Allows, // the same allowlist; the answer echoes the origin, never \"*\"\n",
+			New: "\t\tAllowedOrigins: []string{\"*\"},\n"}},
+	},
+	{
+		Name: "cors-default-headers", Lesson: "04", Kills: []string{"ORIGIN-12"},
+		Mistake: "leaves rs/cors's allowed headers at their default (Accept, Content-Type, X-Requested-With), so a page's preflight for Mcp-Session-Id is not granted",
+		Edits: []Edit{{File: originHandler,
+			Old: "\t\tAllowedHeaders: []string{\"Accept\", \"Content-Type\", \"Authorization\",\n\t\t\tstreamable.SessionIDHeader, streamable.ProtocolVersionHeader, resume.LastEventIDHeader},\n",
+			New: ""}},
+	},
+	{
+		Name: "session-id-not-exposed", Lesson: "04", Kills: []string{"ORIGIN-13"},
+		Mistake: "does not expose Mcp-Session-Id, so a page can initialize but cannot read its session id",
+		Edits: []Edit{{File: originHandler,
+			Old: "\t\tExposedHeaders: []string{streamable.SessionIDHeader}, // so that a page can read its session id\n",
+			New: ""}},
+	},
+	{
+		Name: "preflight-bypasses-403", Lesson: "04", Kills: []string{"ORIGIN-14"},
+		Mistake: "lets every OPTIONS request through to rs/cors, which answers a foreign origin's preflight with 204",
+		Edits: []Edit{{File: originHandler,
+			Old: "\t\tswitch {\n\t\tcase !hostAllowed(r):",
+			New: "\t\tswitch {\n\t\tcase r.Method == http.MethodOptions:\n\t\t\tnext.ServeHTTP(w, r) // preflights are CORS's business\n\t\tcase !hostAllowed(r):"}},
+	},
+	{
+		Name: "cors-outside-the-guard", Lesson: "04", Kills: []string{"ORIGIN-14"},
+		Mistake: "puts rs/cors outside the guard, so every preflight meets rs/cors first and gets its 204",
+		Edits: []Edit{{File: originHandler,
+			Old: "\th.endpoint = h.guard(grant.Handler(h.mcp))",
+			New: "\th.endpoint = grant.Handler(h.guard(h.mcp))"}},
+	},
+
+	// Step 5: the WebSocket.
+	{
+		Name: "checkorigin-default", Lesson: "04", Kills: []string{"ORIGIN-15", "ORIGIN-16"},
+		Mistake: "leaves Upgrader.CheckOrigin nil: gorilla's default wants the Origin's host to equal Host, so every allowed page on another host is refused",
+		Edits: []Edit{{File: originHandler,
+			Old: "\t\tCheckOrigin:      h.originAllowed,\n",
+			New: ""}},
+	},
+	{
+		Name: "checkorigin-true", Lesson: "04", Kills: []string{"ORIGIN-16"},
+		Mistake: "sets Upgrader.CheckOrigin to a function that returns true, so any web site can open the socket (cross-site WebSocket hijacking)",
+		Edits: []Edit{{File: originHandler,
+			Old: "\t\tCheckOrigin:      h.originAllowed,\n",
+			New: "\t\tCheckOrigin:      func(*http.Request) bool { return true },\n"}},
+	},
+	{
+		Name: "ws-no-host-check", Lesson: "04", Kills: []string{"ORIGIN-17"},
+		Mistake: "checks Host on /mcp but not on /ws",
+		Edits: []Edit{{File: originSocket,
+			Old: "\t\tif !hostAllowed(r) {\n\t\t\tforbidden(w, ",
+			New: "\t\tif false {\n\t\t\tforbidden(w, "}},
+	},
+	{
+		Name: "frames-not-compacted", Lesson: "04", Kills: []string{"ORIGIN-18", "ORIGIN-19"},
+		Mistake: "hands each frame to the loop as it came, so a frame whose JSON spans lines becomes several broken messages",
+		Edits: []Edit{{File: originFrames,
+			Old: "\tvar line bytes.Buffer\n\tif json.Compact(&line, frame) != nil {",
+			New: "\tvar line bytes.Buffer\n\tline.Write(frame)\n\tif false && json.Compact(&line, frame) != nil {"}},
+	},
+	{
+		Name: "newlines-to-spaces", Lesson: "04", Kills: []string{"ORIGIN-19"},
+		Mistake: "turns a frame's raw newlines into spaces, which makes an invalid frame (a raw newline inside a string) valid, and runs it",
+		Edits: []Edit{{File: originFrames,
+			Old: "\t\t\t\tc = 0\n",
+			New: "\t\t\t\tc = ' '\n"}},
+	},
+	{
+		Name: "ws-serves-frames-itself", Lesson: "04", Kills: []string{"ORIGIN-20", "ORIGIN-21", "ORIGIN-22"},
+		Mistake: "answers each frame itself, one at a time, instead of running stage 01's loop: a slow tool holds up every other request, and log messages are lost, since no outlet is attached",
+		Edits: []Edit{
+			{File: originSocket,
+				Old: "\tstdio.Serve(ctx, in, &frameWriter{ws: ws}, h.server)\n",
+				New: "\tserveOneByOne(ctx, in, &frameWriter{ws: ws}, h.server.NewSession())\n"},
+			{File: originSocket,
+				Old: "// ping sends a ping",
+				New: `// serveOneByOne reads a frame, answers it, then reads the next.
+func serveOneByOne(ctx context.Context, in io.Reader, out io.Writer, sess *mcp.Session) {
+	defer sess.Close()
+	lines := bufio.NewScanner(in)
+	lines.Buffer(nil, stdio.MaxMessageBytes+1)
+	for lines.Scan() {
+		msg, answer := stdio.Decode(lines.Bytes())
+		if answer == nil {
+			answer = sess.Handle(ctx, msg, linePeer{out})
+		}
+		if answer != nil {
+			linePeer{out}.Send(ctx, answer)
+		}
+	}
+}
+
+type linePeer struct{ w io.Writer }
+
+func (p linePeer) Send(_ context.Context, msg *jsonrpc.Message) error {
+	b, err := json.Marshal(msg)
+	if err == nil {
+		_, err = p.w.Write(append(b, '\n'))
+	}
+	return err
+}
+
+// ping sends a ping`},
+			{File: originSocket,
+				Old: "import (\n\t\"context\"\n",
+				New: "import (\n\t\"bufio\"\n\t\"encoding/json\"\n\t\"io\"\n\n\t\"mcpcourse/internal/jsonrpc\"\n\t\"mcpcourse/internal/mcp\"\n\n\t\"context\"\n"},
+		},
+	},
+	{
+		Name: "socket-close-is-eof", Lesson: "04", Kills: []string{"ORIGIN-21"},
+		Mistake: "reports a broken socket as the end of input and nothing more, so the loop waits for the connection's requests to finish, for nobody",
+		Edits: []Edit{{File: originFrames,
+			Old: "\t\t\tr.gone()\n\t\t\treturn 0, io.EOF\n",
+			New: "\t\t\treturn 0, io.EOF\n"}},
+	},
+	{
+		Name: "websockets-outlive-shutdown", Lesson: "04", Kills: []string{"ORIGIN-22"},
+		Mistake: "leaves the WebSockets to http.Server.Shutdown, which does not track hijacked connections: they die with the process, without a close frame",
+		Edits: []Edit{{File: originHandler,
+			Old: "\th.mcp.CloseStreams()\n\th.sockets.closeAll()\n",
+			New: "\th.mcp.CloseStreams()\n"}},
+	},
+
+	// Step 6: secure defaults.
+	{
+		Name: "binds-anywhere", Lesson: "04", Kills: []string{"ORIGIN-23"},
+		Mistake: "listens on every interface when told to, with the loopback default allowlist, so the whole network can reach a server that trusts only local pages",
+		Edits: []Edit{{File: originHost,
+			Old: "\tif !allowlisted {\n",
+			New: "\tif false {\n"}},
+	},
+}

@@ -1,0 +1,515 @@
+// Command capture keeps the grader output quoted in the lessons true. It
+// finds every marked block in lessons/*.md, runs the grader command the
+// marker describes, and compares the block with what the grader printed;
+// with -write it puts the fresh output in the block instead.
+//
+//	go run ./internal/capture          # check: exit 1 if a block is stale (CI runs this)
+//	go run ./internal/capture -write   # regenerate every stale block
+//
+// # Markers
+//
+// A marker is an HTML comment on a line of its own, right before a fenced
+// code block, whose content the command owns:
+//
+//	<!-- capture lesson=01 target=starter summary=full -->
+//	```
+//	…the output, written by the command…
+//	```
+//
+// The words after "capture", each key=value, say what to run and what to
+// keep of its output:
+//
+//	lesson=NN       required: run go test -count=1 ./grader -run LessonNN, as a
+//	                learner would (NN must be a lesson of grader.Lessons())
+//	target=T        what to grade: starter (the starters as shipped, whatever
+//	                a learner's clone holds: GRADER_TARGET=starter when the
+//	                stage folders differ from the starters), solutions
+//	                (the reference), or variant:NAME (GRADER_VARIANT=NAME);
+//	                default starter
+//	run=ID          grade only this check: -run LessonNN/ID
+//	show=ID,ID      keep only the reports of these checks; default: all
+//	drop=F,F        drop these fields from the reports (what, got, want, spec,
+//	                course, hint, repro, target, wire, stderr, blocks); each
+//	                dropped run of lines becomes one "…" line
+//	summary=S       full (default), last (only its last line, after "…"), or
+//	                none
+//	gotest=yes|no   keep go test's own lines after the summary (--- FAIL …,
+//	                FAIL, ok …); default yes
+//
+// # Comparing
+//
+// Timings, ports, temporary paths and random ids differ from run to run, so
+// the check compares both texts after normalising them: durations become
+// <t>, loopback ports <port>, 32-digit hex ids <id>, paths under /tmp
+// <tmp>, and the lines of each report's wire field are sorted, since events
+// that happen at the same moment may be logged in either order. -write
+// rewrites only the blocks whose normalised text changed, so that running
+// it leaves unchanged blocks as they were.
+package main
+
+import (
+	"bytes"
+	"flag"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"sync"
+
+	"mcpcourse/grader"
+	"mcpcourse/internal/starters"
+)
+
+func main() {
+	write := flag.Bool("write", false, "rewrite the stale blocks instead of failing")
+	flag.Parse()
+	root, err := courseRoot()
+	if err != nil {
+		fail(err)
+	}
+	if changes, err := starters.Changes(root); err == nil && len(changes) == 0 {
+		pristine = true
+	}
+	files, err := filepath.Glob(filepath.Join(root, "lessons", "*.md"))
+	if err != nil {
+		fail(err)
+	}
+	var docs []*doc
+	for _, f := range files {
+		d, err := readDoc(f)
+		if err != nil {
+			fail(err)
+		}
+		docs = append(docs, d)
+	}
+
+	// Run each distinct command once, two at a time.
+	outputs := map[string]string{}
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, 2)
+	var errs []error
+	for _, d := range docs {
+		for _, b := range d.blocks {
+			key := b.marker.command()
+			mu.Lock()
+			_, seen := outputs[key]
+			outputs[key] = ""
+			mu.Unlock()
+			if seen {
+				continue
+			}
+			wg.Add(1)
+			go func(m marker) {
+				defer wg.Done()
+				sem <- struct{}{}
+				defer func() { <-sem }()
+				out, err := m.run(root)
+				mu.Lock()
+				defer mu.Unlock()
+				outputs[m.command()] = out
+				if err != nil {
+					errs = append(errs, err)
+				}
+			}(b.marker)
+		}
+	}
+	wg.Wait()
+	if len(errs) > 0 {
+		fail(errs[0])
+	}
+
+	stale := 0
+	for _, d := range docs {
+		changed := false
+		for _, b := range d.blocks {
+			fresh := b.marker.render(outputs[b.marker.command()])
+			if normalise(fresh) == normalise(b.content) {
+				continue
+			}
+			stale++
+			rel, _ := filepath.Rel(root, d.path)
+			if *write {
+				b.content = fresh
+				changed = true
+				fmt.Printf("updated %s:%d (%s)\n", rel, b.line, b.marker.raw)
+				continue
+			}
+			fmt.Printf("%s:%d: the captured output is stale (%s)\n%s\n", rel, b.line, b.marker.raw, diff(normalise(b.content), normalise(fresh)))
+		}
+		if changed {
+			if err := os.WriteFile(d.path, []byte(d.text()), 0o644); err != nil {
+				fail(err)
+			}
+		}
+	}
+	switch {
+	case stale > 0 && !*write:
+		fmt.Printf("%d captured blocks no longer match the grader's output. Regenerate them with: go run ./internal/capture -write\n", stale)
+		os.Exit(1)
+	case *write:
+		fmt.Printf("%d blocks updated\n", stale)
+	default:
+		fmt.Println("every captured block matches the grader's output")
+	}
+}
+
+func fail(err error) {
+	fmt.Fprintln(os.Stderr, "capture:", err)
+	os.Exit(2)
+}
+
+// ---- lessons and their blocks ----
+
+// doc is a lesson file cut into plain text and owned blocks.
+type doc struct {
+	path   string
+	parts  []string // the text around the blocks: len(parts) == len(blocks)+1
+	blocks []*block
+}
+
+type block struct {
+	marker  marker
+	line    int    // of the marker, 1-based
+	content string // between the fences, with its final newline
+}
+
+var markerLine = regexp.MustCompile(`^<!-- capture( [^>]*)? -->$`)
+
+func readDoc(path string) (*doc, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	lines := strings.SplitAfter(string(data), "\n")
+	d := &doc{path: path}
+	var text strings.Builder
+	for i := 0; i < len(lines); i++ {
+		line := strings.TrimRight(lines[i], "\n")
+		text.WriteString(lines[i])
+		if !markerLine.MatchString(line) {
+			continue
+		}
+		m, err := parseMarker(line)
+		if err != nil {
+			return nil, fmt.Errorf("%s:%d: %w", path, i+1, err)
+		}
+		if i+1 >= len(lines) || !strings.HasPrefix(lines[i+1], "```") {
+			return nil, fmt.Errorf("%s:%d: a capture marker must be followed by a fenced code block", path, i+1)
+		}
+		text.WriteString(lines[i+1]) // the opening fence
+		end := i + 2
+		for end < len(lines) && strings.TrimRight(lines[end], "\n") != "```" {
+			end++
+		}
+		if end == len(lines) {
+			return nil, fmt.Errorf("%s:%d: the code block after the capture marker never closes", path, i+1)
+		}
+		d.parts = append(d.parts, text.String())
+		text.Reset()
+		d.blocks = append(d.blocks, &block{marker: m, line: i + 1, content: strings.Join(lines[i+2:end], "")})
+		i = end - 1 // the closing fence goes to the next part
+	}
+	d.parts = append(d.parts, text.String())
+	return d, nil
+}
+
+func (d *doc) text() string {
+	var b strings.Builder
+	for i, p := range d.parts {
+		b.WriteString(p)
+		if i < len(d.blocks) {
+			b.WriteString(d.blocks[i].content)
+		}
+	}
+	return b.String()
+}
+
+// ---- markers ----
+
+type marker struct {
+	raw     string
+	lesson  string
+	target  string // starter, solutions, variant:NAME
+	one     string // the check to run alone, or ""
+	show    []string
+	drop    map[string]bool
+	summary string
+	gotest  bool
+}
+
+func parseMarker(line string) (marker, error) {
+	m := marker{raw: strings.TrimSuffix(strings.TrimPrefix(line, "<!-- "), " -->"), target: "starter", summary: "full", gotest: true, drop: map[string]bool{}}
+	for _, word := range strings.Fields(m.raw)[1:] {
+		key, value, ok := strings.Cut(word, "=")
+		if !ok {
+			return m, fmt.Errorf("capture marker: %q is not key=value", word)
+		}
+		switch key {
+		case "lesson":
+			m.lesson = value
+		case "target":
+			m.target = value
+		case "run":
+			m.one = value
+		case "show":
+			m.show = strings.Split(value, ",")
+		case "drop":
+			for _, f := range strings.Split(value, ",") {
+				m.drop[f] = true
+			}
+		case "summary":
+			m.summary = value
+		case "gotest":
+			m.gotest = value == "yes"
+		default:
+			return m, fmt.Errorf("capture marker: unknown key %q", key)
+		}
+	}
+	if grader.LessonByNumber(m.lesson) == nil {
+		return m, fmt.Errorf("capture marker: lesson=%q is not one of the course's lessons", m.lesson)
+	}
+	if m.target != "starter" && m.target != "solutions" && !strings.HasPrefix(m.target, "variant:") {
+		return m, fmt.Errorf("capture marker: target=%q is not starter, solutions or variant:NAME", m.target)
+	}
+	if m.summary != "full" && m.summary != "last" && m.summary != "none" {
+		return m, fmt.Errorf("capture marker: summary=%q is not full, last or none", m.summary)
+	}
+	return m, nil
+}
+
+// pristine is set when the stage folders hold the starters as shipped: the
+// starter is then graded as a learner grades it, as "your code".
+var pristine bool
+
+// env and args of the grader command the marker describes.
+func (m marker) env() []string {
+	switch {
+	case m.target == "starter" && pristine:
+		return nil
+	case m.target == "starter":
+		return []string{"GRADER_TARGET=starter"}
+	case m.target == "solutions":
+		return []string{"GRADER_TARGET=solutions"}
+	default:
+		return []string{"GRADER_VARIANT=" + strings.TrimPrefix(m.target, "variant:")}
+	}
+}
+
+func (m marker) args() []string {
+	pattern := "Lesson" + m.lesson
+	if m.one != "" {
+		pattern += "/" + m.one
+	}
+	return []string{"go", "test", "-count=1", "./grader", "-run", pattern}
+}
+
+// command identifies the run, so that blocks sharing one run it once.
+func (m marker) command() string {
+	return strings.Join(append(m.env(), m.args()...), " ")
+}
+
+// run runs the grader. A failing lesson is the usual case, not an error;
+// only output that holds no summary at all is.
+func (m marker) run(root string) (string, error) {
+	args := m.args()
+	cmd := exec.Command(args[0], args[1:]...)
+	cmd.Dir = root
+	cmd.Env = append(os.Environ(), "GRADER_VERBOSE=", "GRADER_RACE=")
+	cmd.Env = append(cmd.Env, m.env()...)
+	out, _ := cmd.CombinedOutput()
+	if !bytes.Contains(out, []byte(" checks pass.")) {
+		return "", fmt.Errorf("%s printed no summary:\n%s", m.command(), out)
+	}
+	return string(out), nil
+}
+
+// ---- output ----
+
+var (
+	reportStart  = regexp.MustCompile(`^(FAIL|WARN|PASS) [A-Z]+-\d+ `)
+	summaryStart = regexp.MustCompile(`^Lesson \d+ · `)
+	fieldLine    = regexp.MustCompile(`^  ([a-z]+) +\S`)
+)
+
+// output is the grader's output, cut into its parts.
+type output struct {
+	reports [][]string // each report's lines
+	summary []string
+	tail    []string // go test's own lines
+}
+
+func parseOutput(text string) output {
+	var o output
+	lines := strings.Split(strings.TrimRight(text, "\n"), "\n")
+	i := 0
+	for i < len(lines) && !summaryStart.MatchString(lines[i]) {
+		if reportStart.MatchString(lines[i]) {
+			j := i
+			for j < len(lines) && lines[j] != "" {
+				j++
+			}
+			o.reports = append(o.reports, lines[i:j])
+			i = j
+			continue
+		}
+		i++
+	}
+	for i < len(lines) {
+		o.summary = append(o.summary, lines[i])
+		i++
+		if strings.Contains(o.summary[len(o.summary)-1], " checks pass.") {
+			break
+		}
+	}
+	o.tail = lines[i:]
+	return o
+}
+
+// render keeps what the marker asks for.
+func (m marker) render(text string) string {
+	o := parseOutput(text)
+	var parts []string
+	for _, r := range o.reports {
+		id := strings.Fields(r[0])[1]
+		if len(m.show) > 0 && !contains(m.show, id) {
+			continue
+		}
+		parts = append(parts, strings.Join(m.dropFields(r), "\n"))
+	}
+	var last []string
+	switch m.summary {
+	case "full":
+		last = append(last, o.summary...)
+	case "last":
+		if len(o.summary) > 0 {
+			last = append(last, "…", o.summary[len(o.summary)-1])
+		}
+	}
+	if m.gotest {
+		last = append(last, o.tail...)
+	}
+	if len(last) > 0 {
+		parts = append(parts, strings.Join(last, "\n"))
+	}
+	return strings.Join(parts, "\n\n") + "\n"
+}
+
+// dropFields removes the marker's fields from a report, leaving one "…"
+// line where a run of them was.
+func (m marker) dropFields(report []string) []string {
+	var out []string
+	field, cut := "", false
+	for _, line := range report {
+		if f := fieldLine.FindStringSubmatch(line); f != nil {
+			field = f[1]
+		}
+		if line == report[0] || !m.drop[field] {
+			out = append(out, line)
+			cut = false
+			continue
+		}
+		if !cut {
+			out = append(out, "…")
+			cut = true
+		}
+	}
+	return out
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// ---- comparing ----
+
+var normalisers = []struct {
+	re   *regexp.Regexp
+	with string
+}{
+	{regexp.MustCompile(`127\.0\.0\.1:\d+`), "127.0.0.1:<port>"},
+	{regexp.MustCompile(`\b[0-9a-f]{32}\b`), "<id>"},
+	{regexp.MustCompile(`/tmp/\S+`), "<tmp>"},
+	{regexp.MustCompile(`\b\d+(\.\d+)?(ms|s)\b`), "<t>"},
+	{regexp.MustCompile(`the starter as shipped \(`), "your code ("}, // GRADER_TARGET=starter, on a learner's clone
+}
+
+// normalise makes two runs' outputs comparable (see the package comment).
+func normalise(text string) string {
+	for _, n := range normalisers {
+		text = n.re.ReplaceAllString(text, n.with)
+	}
+	lines := strings.Split(text, "\n")
+	var out []string
+	for i := 0; i < len(lines); i++ {
+		var group []string
+		var head string
+		switch {
+		case strings.HasPrefix(lines[i], "  wire    "):
+			// A report's wire field: its first line and its continuations.
+			head, group = "  wire", []string{strings.TrimPrefix(lines[i], "  wire    ")}
+			for i+1 < len(lines) && strings.HasPrefix(lines[i+1], "          ") {
+				i++
+				group = append(group, strings.TrimPrefix(lines[i], "          "))
+			}
+			for k := range group {
+				group[k] = "          " + group[k]
+			}
+		case strings.HasPrefix(lines[i], "    --- "):
+			// go test's lines for subtests, in the order they finished.
+			group = []string{lines[i]}
+			for i+1 < len(lines) && strings.HasPrefix(lines[i+1], "    --- ") {
+				i++
+				group = append(group, lines[i])
+			}
+		default:
+			out = append(out, lines[i])
+			continue
+		}
+		sort.Strings(group)
+		if head != "" {
+			out = append(out, head)
+		}
+		out = append(out, group...)
+	}
+	return strings.Join(out, "\n")
+}
+
+// diff shows the first lines where two texts differ.
+func diff(old, fresh string) string {
+	a, b := strings.Split(old, "\n"), strings.Split(fresh, "\n")
+	for i := 0; i < len(a) || i < len(b); i++ {
+		var x, y string
+		if i < len(a) {
+			x = a[i]
+		}
+		if i < len(b) {
+			y = b[i]
+		}
+		if x != y {
+			return fmt.Sprintf("  first difference, at line %d of the block:\n  - %s\n  + %s", i+1, x, y)
+		}
+	}
+	return ""
+}
+
+// courseRoot finds the folder of the course's go.mod.
+func courseRoot() (string, error) {
+	out, err := exec.Command("go", "env", "GOMOD").Output()
+	if err != nil {
+		return "", fmt.Errorf("go env GOMOD: %w", err)
+	}
+	gomod := strings.TrimSpace(string(out))
+	if gomod == "" || gomod == os.DevNull {
+		return "", fmt.Errorf("run this from inside the course folder")
+	}
+	return filepath.Dir(gomod), nil
+}

@@ -1,0 +1,118 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+const sample = `FAIL STDIO-01 [MUST] initialize gets an InitializeResult with the same id
+  what    the server closed its stdout
+  hint    Read one line.
+          Then another.
+  wire    +0.001s > {"id":1}
+          +0.004s < hello
+  stderr  notes-server: stopped
+  blocks  1 more check fails because of this; it is graded again once this one passes:
+          STDIO-02
+
+FAIL STDIO-09 [MUST] an unknown tool gets a -32602 error
+  what    wrong code
+
+Lesson 01 · stdio, graded on your code (./01-stdio/cmd/server)
+  ✗ STDIO-01  step 1  initialize
+  ✗ STDIO-02  step 1  negotiate  (blocked by STDIO-01)
+0 of 2 checks pass. Next: STDIO-01, step 1 of lessons/01-stdio.md. Run it alone: go test ./grader -run 'Lesson01/STDIO-01'
+--- FAIL: TestLesson01 (0.18s)
+    --- FAIL: TestLesson01/STDIO-09_x (0.01s)
+    --- FAIL: TestLesson01/STDIO-01_x (0.00s)
+FAIL
+FAIL	mcpcourse/grader	0.216s
+FAIL
+`
+
+func TestRenderKeepsWhatTheMarkerAsks(t *testing.T) {
+	m, err := parseMarker("<!-- capture lesson=01 target=variant:x show=STDIO-01 drop=wire,stderr summary=last gotest=no -->")
+	require.NoError(t, err)
+	assert.Equal(t, `FAIL STDIO-01 [MUST] initialize gets an InitializeResult with the same id
+  what    the server closed its stdout
+  hint    Read one line.
+          Then another.
+…
+  blocks  1 more check fails because of this; it is graded again once this one passes:
+          STDIO-02
+
+…
+0 of 2 checks pass. Next: STDIO-01, step 1 of lessons/01-stdio.md. Run it alone: go test ./grader -run 'Lesson01/STDIO-01'
+`, m.render(sample))
+	assert.Equal(t, "GRADER_VARIANT=x go test -count=1 ./grader -run Lesson01", m.command())
+
+	whole, err := parseMarker("<!-- capture lesson=01 -->")
+	require.NoError(t, err)
+	assert.Equal(t, sample, whole.render(sample), "by default everything is kept")
+}
+
+func TestMarkersAreChecked(t *testing.T) {
+	for _, bad := range []string{
+		"<!-- capture lesson=99 -->",
+		"<!-- capture lesson=01 target=mine -->",
+		"<!-- capture lesson=01 summary=half -->",
+		"<!-- capture lesson=01 colour=red -->",
+		"<!-- capture lesson=01 loud -->",
+	} {
+		_, err := parseMarker(bad)
+		assert.Error(t, err, bad)
+	}
+}
+
+func TestNormaliseIgnoresWhatChangesBetweenRuns(t *testing.T) {
+	other := `FAIL STDIO-01 [MUST] initialize gets an InitializeResult with the same id
+  what    the server closed its stdout
+  hint    Read one line.
+          Then another.
+  wire    +0.002s < hello
+          +0.003s > {"id":1}
+  stderr  notes-server: stopped
+  blocks  1 more check fails because of this; it is graded again once this one passes:
+          STDIO-02
+
+FAIL STDIO-09 [MUST] an unknown tool gets a -32602 error
+  what    wrong code
+
+Lesson 01 · stdio, graded on your code (./01-stdio/cmd/server)
+  ✗ STDIO-01  step 1  initialize
+  ✗ STDIO-02  step 1  negotiate  (blocked by STDIO-01)
+0 of 2 checks pass. Next: STDIO-01, step 1 of lessons/01-stdio.md. Run it alone: go test ./grader -run 'Lesson01/STDIO-01'
+--- FAIL: TestLesson01 (1.18s)
+    --- FAIL: TestLesson01/STDIO-01_x (0.00s)
+    --- FAIL: TestLesson01/STDIO-09_x (0.02s)
+FAIL
+FAIL	mcpcourse/grader	1.216s
+FAIL
+`
+	assert.Equal(t, normalise(sample), normalise(other))
+	assert.NotEqual(t, normalise(sample), normalise(other+"x"))
+	assert.Equal(t, "listening at http://127.0.0.1:<port>/mcp, session <id>, <tmp>",
+		normalise("listening at http://127.0.0.1:41234/mcp, session 0123456789abcdef0123456789abcdef, /tmp/mcp-course-grader-1/x"))
+}
+
+func TestReadDocRoundTrips(t *testing.T) {
+	text := "# A lesson\n\nRun it:\n\n<!-- capture lesson=01 summary=none -->\n```\nold output\n```\n\nThe end.\n"
+	path := filepath.Join(t.TempDir(), "lesson.md")
+	require.NoError(t, os.WriteFile(path, []byte(text), 0o644))
+	d, err := readDoc(path)
+	require.NoError(t, err)
+	require.Len(t, d.blocks, 1)
+	assert.Equal(t, "old output\n", d.blocks[0].content)
+	assert.Equal(t, 5, d.blocks[0].line)
+	assert.Equal(t, text, d.text())
+	d.blocks[0].content = "new output\n"
+	assert.Equal(t, "# A lesson\n\nRun it:\n\n<!-- capture lesson=01 summary=none -->\n```\nnew output\n```\n\nThe end.\n", d.text())
+
+	require.NoError(t, os.WriteFile(path, []byte("<!-- capture lesson=01 -->\nno fence\n"), 0o644))
+	_, err = readDoc(path)
+	assert.ErrorContains(t, err, "must be followed by a fenced code block")
+}

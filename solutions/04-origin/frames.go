@@ -1,0 +1,127 @@
+package origin
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"sync"
+	"time"
+
+	"github.com/gorilla/websocket"
+)
+
+// The seam between a WebSocket and stage 01's message loop. The loop,
+// stdio.Serve(ctx, in, out, server), reads one JSON-RPC message per line
+// from in and writes one per line to out. It runs unchanged over a socket:
+//
+//	frameReader  each text frame the client sends becomes one line of in
+//	frameWriter  each line the loop writes becomes one text frame
+//
+// so that concurrency, cancellation, batches, error codes and the session's
+// outlet (log messages, server requests) all come from stage 01 as they are.
+
+// frameReader gives the loop one line per text frame. A frame's JSON may
+// span lines, which on stdin would be several messages; so a frame that is
+// valid JSON is compacted (json.Compact drops the whitespace between tokens,
+// and a JSON string never holds a raw newline). A frame that is not valid
+// JSON stays invalid: its line breaks become NUL bytes, which no JSON text
+// may contain, so the loop answers -32700 for the whole frame, as it would
+// for a bad line on stdin, and never mistakes a piece of it for a message.
+type frameReader struct {
+	ws   *websocket.Conn
+	gone func() // called when the client has gone: it stops the loop
+	line []byte // what is left of the current frame's line
+
+	mu     sync.Mutex
+	code   int // set when the client broke the rules: the close code to send
+	reason string
+}
+
+func (r *frameReader) Read(p []byte) (int, error) {
+	for len(r.line) == 0 {
+		kind, frame, err := r.ws.ReadMessage()
+		if err != nil {
+			// The client closed the connection, or it broke: nobody is
+			// left to read an answer, so the requests still running are
+			// cancelled, not waited for as at the end of stdin.
+			r.gone()
+			return 0, io.EOF
+		}
+		if kind != websocket.TextMessage {
+			r.refuse(websocket.CloseUnsupportedData, "send each JSON-RPC message as one text frame")
+			return 0, io.EOF
+		}
+		r.ws.SetReadDeadline(time.Now().Add(pongWait))
+		r.line = asLine(frame)
+	}
+	n := copy(p, r.line)
+	r.line = r.line[n:]
+	return n, nil
+}
+
+func (r *frameReader) refuse(code int, reason string) {
+	r.mu.Lock()
+	r.code, r.reason = code, reason
+	r.mu.Unlock()
+	r.gone()
+}
+
+// refused returns the close code and reason the client earned, if any.
+func (r *frameReader) refused() (int, string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.code, r.reason
+}
+
+// asLine makes one frame one line of the loop's input.
+func asLine(frame []byte) []byte {
+	if len(bytes.TrimSpace(frame)) == 0 {
+		return []byte("\n") // a blank line: no message, and no answer
+	}
+	var line bytes.Buffer
+	if json.Compact(&line, frame) != nil {
+		line.Reset()
+		for _, c := range frame {
+			if c == '\n' || c == '\r' {
+				c = 0
+			}
+			line.WriteByte(c)
+		}
+	}
+	line.WriteByte('\n')
+	return line.Bytes()
+}
+
+// frameWriter sends each line the loop writes as one text frame, without
+// its newline. The loop writes each message whole, in one Write under its
+// lock; the writer still cuts at newlines rather than at Write boundaries,
+// so that a loop that wrote a message and its newline apart would not
+// send the client an empty frame.
+type frameWriter struct {
+	ws *websocket.Conn
+
+	mu      sync.Mutex // one frame at a time: gorilla allows one writer
+	partial []byte     // a line begun by an earlier Write
+}
+
+func (w *frameWriter) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	n := len(p)
+	for {
+		i := bytes.IndexByte(p, '\n')
+		if i < 0 {
+			w.partial = append(w.partial, p...)
+			return n, nil
+		}
+		msg := p[:i]
+		if len(w.partial) > 0 {
+			msg = append(w.partial, msg...)
+		}
+		w.ws.SetWriteDeadline(time.Now().Add(writeTimeout))
+		if err := w.ws.WriteMessage(websocket.TextMessage, msg); err != nil {
+			return 0, err
+		}
+		w.partial, p = w.partial[:0], p[i+1:]
+	}
+}

@@ -1,0 +1,154 @@
+// Package origin is stage 04 of the MCP transports course: it decides which
+// web pages may talk to the server. A browser lets any page send requests to
+// any address, localhost included; the server is what must refuse a page it
+// does not trust. The spec says servers MUST validate the Origin header on
+// all incoming connections, and answer 403 Forbidden to an Origin that is
+// present and invalid (MCP 2025-11-25, basic/transports, "Security
+// Warning").
+//
+// It wraps stage 03's handler, without copying it:
+//
+//	/mcp  Host check → Origin check (403) → CORS (rs/cors) → stage 03
+//	/ws   Host check → WebSocket handshake, Origin checked by Upgrader.CheckOrigin
+//	      → stage 01's message loop, one JSON-RPC message per text frame
+//
+// One Allowlist decides for every entry point a browser can reach.
+package origin
+
+import (
+	"fmt"
+	"net/http"
+	"time"
+
+	"github.com/gorilla/websocket"
+	"github.com/rs/cors"
+
+	streamable "mcpcourse/solutions/02-streamable-http"
+	resume "mcpcourse/solutions/03-sse-resume"
+
+	"mcpcourse/internal/httpjson"
+	"mcpcourse/internal/mcp"
+)
+
+// codeServerError is the JSON-RPC error code in the bodies of this stage's
+// HTTP errors, 403 among them: a server error (JSON-RPC 2.0 keeps -32000 to
+// -32099 for them), as in stage 02's.
+const codeServerError = -32000
+
+// Options configures a Handler.
+type Options struct {
+	resume.Options // stage 03: sessions, streams, replay
+
+	// AllowOrigins lists the web origins that may use the server, as
+	// patterns (see Allowlist). Empty means LoopbackOrigins.
+	AllowOrigins []string
+}
+
+// Handler serves the MCP endpoint (ServeHTTP) and the WebSocket entry point
+// (WebSocket) of one server, behind one allowlist.
+type Handler struct {
+	server   *mcp.Server
+	allow    *Allowlist
+	mcp      *resume.Handler
+	endpoint http.Handler // mcp behind the guard and CORS
+	upgrader websocket.Upgrader
+	sockets  sockets
+}
+
+// NewHandler returns a Handler that serves server. It fails if an allowed
+// origin is malformed.
+func NewHandler(server *mcp.Server, opts Options) (*Handler, error) {
+	allow, err := NewAllowlist(opts.AllowOrigins...)
+	if err != nil {
+		return nil, err
+	}
+	h := &Handler{server: server, allow: allow, mcp: resume.NewHandler(server, opts.Options)}
+	h.sockets.max = opts.MaxSessions
+	if h.sockets.max <= 0 {
+		h.sockets.max = streamable.DefaultMaxSessions
+	}
+
+	// CORS lets a page the allowlist trusts read the answers, and send the
+	// headers MCP needs. It runs inside the guard: rs/cors answers every
+	// preflight with 204, a refused origin's included (it only leaves out
+	// the Access-Control-Allow-* headers), so a preflight must meet the 403
+	// before it reaches rs/cors.
+	grant := cors.New(cors.Options{
+		AllowOriginFunc: allow.Allows, // the same allowlist; the answer echoes the origin, never "*"
+		AllowedMethods:  []string{http.MethodGet, http.MethodPost, http.MethodDelete},
+		AllowedHeaders: []string{"Accept", "Content-Type", "Authorization",
+			streamable.SessionIDHeader, streamable.ProtocolVersionHeader, resume.LastEventIDHeader},
+		ExposedHeaders: []string{streamable.SessionIDHeader}, // so that a page can read its session id
+		MaxAge:         600,
+	})
+	h.endpoint = h.guard(grant.Handler(h.mcp))
+
+	h.upgrader = websocket.Upgrader{
+		CheckOrigin:      h.originAllowed,
+		HandshakeTimeout: handshakeTimeout,
+		Error: func(w http.ResponseWriter, r *http.Request, status int, reason error) {
+			if status == http.StatusForbidden {
+				forbidden(w, "Origin %q may not open a WebSocket to this server", r.Header.Get("Origin"))
+				return
+			}
+			w.Header().Set("Sec-Websocket-Version", "13") // what gorilla's own answer says
+			httpjson.Error(w, status, codeServerError, "%v", reason)
+		},
+	}
+	return h, nil
+}
+
+// ServeHTTP serves the MCP endpoint: Streamable HTTP, as stage 03 does, for
+// the requests the guard lets through.
+func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	h.endpoint.ServeHTTP(w, r)
+}
+
+// guard refuses a request before anything else looks at it: before CORS,
+// before the session is looked up, on every method. A present Origin the
+// allowlist does not name gets 403; so does a Host that DNS rebinding could
+// have produced. A request with no Origin is served: CLI and desktop clients
+// send none, and a browser always sends one on the requests that matter
+// (cross-origin, and every POST).
+func (h *Handler) guard(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch {
+		case !hostAllowed(r):
+			forbidden(w, "Host %q is not a name of this machine: a request on a loopback address must say localhost, 127.0.0.1 or [::1] (a defence against DNS rebinding)", r.Host)
+		case !h.originAllowed(r):
+			forbidden(w, "Origin %q is not allowed to use this server", r.Header.Get("Origin"))
+		default:
+			next.ServeHTTP(w, r)
+		}
+	})
+}
+
+// originAllowed reports whether r's Origin, if it has one, is on the
+// allowlist. Two Origin headers are one too many.
+func (h *Handler) originAllowed(r *http.Request) bool {
+	origins := r.Header.Values("Origin")
+	return len(origins) == 0 || (len(origins) == 1 && h.allow.Allows(origins[0]))
+}
+
+// forbidden answers 403 with a JSON-RPC error body, as the spec allows for
+// an invalid Origin.
+func forbidden(w http.ResponseWriter, format string, args ...any) {
+	httpjson.Error(w, http.StatusForbidden, codeServerError, "%s", fmt.Sprintf(format, args...))
+}
+
+// CloseStreams ends the GET streams and the WebSockets, and refuses new
+// ones, for a graceful shutdown (http.Server.RegisterOnShutdown): neither
+// ever ends by itself, and Shutdown does not wait for a WebSocket, whose
+// connection it no longer owns.
+func (h *Handler) CloseStreams() {
+	h.mcp.CloseStreams()
+	h.sockets.closeAll()
+}
+
+// Close ends every stream, socket and session. It waits up to a second
+// for the sockets to send their close frames.
+func (h *Handler) Close() {
+	h.CloseStreams()
+	h.sockets.wait(time.Second)
+	h.mcp.Close()
+}

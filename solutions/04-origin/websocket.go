@@ -1,0 +1,175 @@
+package origin
+
+import (
+	"context"
+	"net/http"
+	"sync"
+	"time"
+
+	"github.com/gorilla/websocket"
+
+	stdio "mcpcourse/solutions/01-stdio"
+)
+
+// Timings of the WebSocket entry point.
+const (
+	handshakeTimeout = 10 * time.Second
+	writeTimeout     = 10 * time.Second // one frame to the client
+	pingInterval     = 30 * time.Second // a ping, to find clients that vanished without closing
+	pongWait         = 2*pingInterval + writeTimeout
+)
+
+// WebSocket returns the handler of the WebSocket entry point. Mount it at
+// its own path, such as /ws, beside the MCP endpoint and outside its guard:
+// the handshake's Origin is judged by Upgrader.CheckOrigin, against the same
+// allowlist, and a refused handshake gets 403.
+//
+// WebSocket is not one of MCP's standard transports (basic/transports,
+// "Custom Transports" allows others). It is here because a browser can open
+// one to any address without asking first, carrying the page's Origin: a
+// server that does not check it can be driven by any web site its user
+// visits (cross-site WebSocket hijacking).
+//
+// Each connection is a session of its own, served by stage 01's message
+// loop: one JSON-RPC message per text frame, each way.
+func (h *Handler) WebSocket() http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !hostAllowed(r) {
+			forbidden(w, "Host %q is not a name of this machine: a request on a loopback address must say localhost, 127.0.0.1 or [::1] (a defence against DNS rebinding)", r.Host)
+			return
+		}
+		if h.sockets.full() {
+			w.Header().Set("Retry-After", "5")
+			http.Error(w, "too many WebSocket connections, or the server is shutting down", http.StatusServiceUnavailable)
+			return
+		}
+		ws, err := h.upgrader.Upgrade(w, r, nil) // CheckOrigin refuses with 403
+		if err != nil {
+			return // Upgrade has answered
+		}
+		h.serveSocket(ws)
+	})
+}
+
+// serveSocket runs the message loop over one connection until the client
+// goes, the loop stops, or the server shuts down.
+func (h *Handler) serveSocket(ws *websocket.Conn) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	if !h.sockets.add(ws, cancel) {
+		closeSocket(ws, websocket.CloseGoingAway, "the server is shutting down")
+		return
+	}
+	defer h.sockets.remove(ws)
+
+	ws.SetReadLimit(stdio.MaxMessageBytes)
+	ws.SetReadDeadline(time.Now().Add(pongWait))
+	ws.SetPongHandler(func(string) error { return ws.SetReadDeadline(time.Now().Add(pongWait)) })
+	go ping(ctx, ws)
+
+	in := &frameReader{ws: ws, gone: cancel}
+	stdio.Serve(ctx, in, &frameWriter{ws: ws}, h.server)
+
+	code, reason := in.refused()
+	switch {
+	case code != 0:
+		closeSocket(ws, code, reason)
+	case h.sockets.isClosing():
+		closeSocket(ws, websocket.CloseGoingAway, "the server is shutting down")
+	default:
+		closeSocket(ws, websocket.CloseNormalClosure, "")
+	}
+}
+
+// ping sends a ping every pingInterval until ctx ends. A client that
+// answers none within pongWait fails its next read, which ends the loop.
+func ping(ctx context.Context, ws *websocket.Conn) {
+	ticker := time.NewTicker(pingInterval)
+	defer ticker.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-ticker.C:
+			ws.WriteControl(websocket.PingMessage, nil, time.Now().Add(writeTimeout))
+		}
+	}
+}
+
+// closeSocket says goodbye with a close frame, if the client is still
+// there to read it, and closes the connection.
+func closeSocket(ws *websocket.Conn, code int, reason string) {
+	ws.WriteControl(websocket.CloseMessage, websocket.FormatCloseMessage(code, reason), time.Now().Add(time.Second))
+	ws.Close()
+}
+
+// sockets are the open WebSocket connections, so that a shutdown can end
+// them and a crowd of clients cannot open them without bound.
+type sockets struct {
+	max int
+
+	mu      sync.Mutex
+	closing bool
+	live    map[*websocket.Conn]context.CancelFunc
+	done    sync.WaitGroup // one per connection being served
+}
+
+func (s *sockets) full() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.closing || len(s.live) >= s.max
+}
+
+func (s *sockets) isClosing() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.closing
+}
+
+// add notes a new connection and how to end it; it reports false once the
+// server is shutting down.
+func (s *sockets) add(ws *websocket.Conn, end context.CancelFunc) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closing {
+		return false
+	}
+	if s.live == nil {
+		s.live = map[*websocket.Conn]context.CancelFunc{}
+	}
+	s.live[ws] = end
+	s.done.Add(1)
+	return true
+}
+
+// remove forgets a connection that has been closed.
+func (s *sockets) remove(ws *websocket.Conn) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	delete(s.live, ws)
+	s.done.Done()
+}
+
+// closeAll ends every connection and refuses new ones.
+func (s *sockets) closeAll() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.closing = true
+	for _, end := range s.live {
+		end()
+	}
+}
+
+// wait waits up to d for every connection to have said goodbye, so that a
+// process about to exit does not cut them off before their close frames.
+func (s *sockets) wait(d time.Duration) {
+	closed := make(chan struct{})
+	go func() {
+		s.done.Wait()
+		close(closed)
+	}()
+	select {
+	case <-closed:
+	case <-time.After(d):
+	}
+}
