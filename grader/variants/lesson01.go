@@ -176,12 +176,12 @@ var lesson01 = []*Variant{
 		Name: "serial-requests", Lesson: "01", Kills: []string{"STDIO-16", "STDIO-18", "STDIO-23"},
 		Mistake: "runs each request to the end before reading the next line",
 		Edits: []Edit{{File: stdioServe,
-			Old: `		go func() {
+			Old: `		c.run(func() {
 			defer c.release()
 			if resp := c.session.Handle(ctx, msg, c); resp != nil {
 				c.out.send(resp)
 			}
-		}()
+		})
 	default:`,
 			New: `		if resp := c.session.Handle(ctx, msg, c); resp != nil {
 			c.out.send(resp)

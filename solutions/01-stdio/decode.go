@@ -3,6 +3,7 @@ package stdio
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 
 	"mcpcourse/internal/jsonrpc"
 )
@@ -19,11 +20,10 @@ import (
 //
 // Decode does not look inside arrays; see IsBatch and ServeBatch.
 func Decode(data []byte) (msg *jsonrpc.Message, reject *jsonrpc.Message) {
-	if !json.Valid(data) {
-		return nil, jsonrpc.NewErrorResponse(jsonrpc.ID{},
-			jsonrpc.NewError(jsonrpc.CodeParseError, "parse error: the message is not valid JSON"))
-	}
 	if data = bytes.TrimLeft(data, " \t\r\n"); len(data) == 0 || data[0] != '{' {
+		if !json.Valid(data) {
+			return nil, notJSON()
+		}
 		return nil, invalid(jsonrpc.ID{}, "a message must be a JSON object")
 	}
 
@@ -40,6 +40,13 @@ func Decode(data []byte) (msg *jsonrpc.Message, reject *jsonrpc.Message) {
 		Error   json.RawMessage `json:"error"`
 	}
 	if err := json.Unmarshal(data, &raw); err != nil {
+		// Unmarshal checks that the whole text is JSON before it decodes
+		// anything, so a syntax error here means "not JSON": checking with
+		// json.Valid first would read every message twice.
+		var syntax *json.SyntaxError
+		if errors.As(err, &syntax) {
+			return nil, notJSON()
+		}
 		return nil, invalid(jsonrpc.ID{}, "a message must be a JSON object")
 	}
 
@@ -102,6 +109,13 @@ func Decode(data []byte) (msg *jsonrpc.Message, reject *jsonrpc.Message) {
 	}
 	msg.Result = raw.Result
 	return msg, nil
+}
+
+// notJSON is the answer to text that does not parse: -32700, and no id,
+// since none can be read.
+func notJSON() *jsonrpc.Message {
+	return jsonrpc.NewErrorResponse(jsonrpc.ID{},
+		jsonrpc.NewError(jsonrpc.CodeParseError, "parse error: the message is not valid JSON"))
 }
 
 func invalid(id jsonrpc.ID, why string) *jsonrpc.Message {

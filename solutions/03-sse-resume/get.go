@@ -127,11 +127,7 @@ func (h *Handler) resume(w http.ResponseWriter, r *http.Request, sess *streamabl
 		return
 	}
 	ew := startEventStream(w)
-	for _, e := range missed {
-		if ew.event(e, 0) != nil {
-			break
-		}
-	}
+	ew.replay(missed)
 	if s.isEnded() || ew.err != nil {
 		s.mu.Unlock()
 		ew.finish()

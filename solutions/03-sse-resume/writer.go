@@ -46,7 +46,31 @@ func startEventStream(w http.ResponseWriter) *eventWriter {
 // JSON from encoding/json holds no raw newline, so one data line carries the
 // whole message.
 func (ew *eventWriter) event(e event, retry time.Duration) error {
-	b := make([]byte, 0, len(e.data)+64)
+	return ew.write(appendEvent(make([]byte, 0, len(e.data)+64), e, retry))
+}
+
+// replayChunk is how many bytes of replayed events go out in one write.
+const replayChunk = 64 << 10
+
+// replay writes the events a resuming client missed back to back, in few
+// writes, each flushed once, rather than in a write and a flush per event:
+// 10,000 missed events go out in about twenty system calls, not 10,000.
+func (ew *eventWriter) replay(events []event) error {
+	var b []byte
+	for i, e := range events {
+		b = appendEvent(b, e, 0)
+		if len(b) >= replayChunk || i == len(events)-1 {
+			if err := ew.write(b); err != nil {
+				return err
+			}
+			b = b[:0]
+		}
+	}
+	return nil
+}
+
+// appendEvent appends the text of one event to b.
+func appendEvent(b []byte, e event, retry time.Duration) []byte {
 	b = append(b, "id: "...)
 	b = append(b, e.id()...)
 	b = append(b, '\n')
@@ -56,13 +80,11 @@ func (ew *eventWriter) event(e event, retry time.Duration) error {
 		b = append(b, '\n')
 	}
 	if e.data == nil {
-		b = append(b, "data:\n\n"...) // a priming event: nothing to dispatch
-		return ew.write(b)
+		return append(b, "data:\n\n"...) // a priming event: nothing to dispatch
 	}
 	b = append(b, "event: message\ndata: "...)
 	b = append(b, e.data...)
-	b = append(b, '\n', '\n')
-	return ew.write(b)
+	return append(b, '\n', '\n')
 }
 
 // comment writes an SSE comment, which clients ignore: a keep-alive that
