@@ -64,13 +64,17 @@ var lessonStepStates = []lessonSteps{
 				Old: `	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 
-	c := &conn{session: srv.NewSession(), out: newLineWriter(out), slots: make(chan struct{}, MaxInFlight)}
+	c := &conn{session: srv.NewSession(), out: newLineWriter(out), slots: make(chan struct{}, MaxInFlight),
+		work: make(chan func()), quit: make(chan struct{})}
 	c.session.Attach(c) // what the server says on its own (log messages) goes to stdout too
 	defer c.session.Close()
+	defer close(c.quit) // the idle workers leave
 
 	lines := make(chan line)`,
-				New: `	c := &conn{session: srv.NewSession(), out: newLineWriter(out), slots: make(chan struct{}, MaxInFlight)}
+				New: `	c := &conn{session: srv.NewSession(), out: newLineWriter(out), slots: make(chan struct{}, MaxInFlight),
+		work: make(chan func()), quit: make(chan struct{})}
 	c.session.Attach(c)
+	defer close(c.quit)
 	r := bufio.NewReaderSize(in, 64<<10)
 	for {
 		l, err := readLine(r)
@@ -93,12 +97,12 @@ var lessonStepStates = []lessonSteps{
 			{step: 4, edits: []variants.Edit{
 				// Before step 4, one request at a time, and Send does nothing.
 				{File: stdioServe,
-					Old: `		go func() {
+					Old: `		c.run(func() {
 			defer c.release()
 			if resp := c.session.Handle(ctx, msg, c); resp != nil {
 				c.out.send(resp)
 			}
-		}()`,
+		})`,
 					New: `		if resp := c.session.Handle(ctx, msg, c); resp != nil {
 			c.out.send(resp)
 		}
@@ -117,7 +121,7 @@ var lessonStepStates = []lessonSteps{
 			}}},
 			{step: 2, edits: []variants.Edit{{File: stdioDecode,
 				// Step 1's Decode: straight into jsonrpc.Message.
-				Old: `	if !json.Valid(data) {`,
+				Old: `	if data = bytes.TrimLeft(data, " \t\r\n"); len(data) == 0 || data[0] != '{' {`,
 				New: `	if true {
 		naive := new(jsonrpc.Message)
 		if err := json.Unmarshal(data, naive); err != nil {
@@ -125,7 +129,7 @@ var lessonStepStates = []lessonSteps{
 		}
 		return naive, nil
 	}
-	if !json.Valid(data) {`,
+	if data = bytes.TrimLeft(data, " \t\r\n"); len(data) == 0 || data[0] != '{' {`,
 			}}},
 		},
 		promises: []stepPromise{
