@@ -19,6 +19,16 @@ const (
 	pongWait         = 2*pingInterval + writeTimeout
 )
 
+// subprotocol is the WebSocket subprotocol the MCP SDKs that ship a
+// WebSocket client ask for (TypeScript's WebSocketClientTransport, Python's
+// websocket_client): "mcp", one JSON-RPC message per text frame, which is
+// what this entry point speaks. A client that offers it must get it back in
+// the handshake's answer, or it closes the connection (browsers and Node.js
+// do: RFC 6455 §4.1 lets a server pick none, the WHATWG WebSocket standard
+// does not). A client that offers none, such as a page calling
+// new WebSocket(url), is served all the same.
+const subprotocol = "mcp"
+
 // WebSocket returns the handler of the WebSocket entry point. Mount it at
 // its own path, such as /ws, beside the MCP endpoint and outside its guard:
 // the handshake's Origin is judged by Upgrader.CheckOrigin, against the same

@@ -93,6 +93,14 @@ func toolText(t *check.T, resp *wire.Msg, tool string) string {
 	return r.Content[0].Text
 }
 
+// Rules of the progress utility, which checks of every transport cite when
+// a progress notification breaks them.
+var (
+	progressIncreases = check.Spec{Rev: rev, Section: "basic/utilities/progress › Progress Flow", Quote: "The progress value MUST increase with each notification, even if the total is unknown."}
+	progressTokens    = check.Spec{Rev: rev, Section: "basic/utilities/progress › Behavior Requirements", Quote: "Progress notifications MUST only reference tokens that: Were provided in an active request"}
+	progressStops     = check.Spec{Rev: rev, Section: "basic/utilities/progress › Implementation Notes", Quote: "Progress notifications MUST stop after completion"}
+)
+
 // progressValues checks the notifications/progress among msgs that carry
 // the progress token tokenJSON: each carries it exactly (same value, same
 // JSON type), and its "progress" increases with each one. It returns the
@@ -111,14 +119,14 @@ func progressValues(t *check.T, msgs []*wire.Msg, tokenJSON json.RawMessage) []f
 		json.Unmarshal(m.Params, &p)
 		if !wire.SameJSON(p.Token, tokenJSON) {
 			t.Fail(check.Failure{What: "a progress notification does not carry the request's progress token exactly (same value, same JSON type)",
-				Got: check.Quote(string(m.Raw)), Want: fmt.Sprintf(`"progressToken": %s`, tokenJSON)})
+				Got: check.Quote(string(m.Raw)), Want: fmt.Sprintf(`"progressToken": %s`, tokenJSON), Cites: &progressTokens})
 		}
 		if p.Progress == nil {
-			t.Fail(check.Failure{What: `a progress notification has no number "progress"`, Got: check.Quote(string(m.Raw))})
+			t.Fail(check.Failure{What: `a progress notification has no number "progress"`, Got: check.Quote(string(m.Raw)), Cites: &progressIncreases})
 		}
 		if len(values) > 0 && *p.Progress <= values[len(values)-1] {
 			t.Fail(check.Failure{What: fmt.Sprintf("progress went from %v to %v: it MUST increase with each notification", values[len(values)-1], *p.Progress),
-				Got: check.Quote(string(m.Raw))})
+				Got: check.Quote(string(m.Raw)), Cites: &progressIncreases})
 		}
 		values = append(values, *p.Progress)
 	}
@@ -144,11 +152,11 @@ func expectStatus(t *check.T, resp *wire.Response, want int, what string) {
 // expectResponse returns the response with id in resp's body, or fails.
 func expectResponse(t *check.T, resp *wire.Response, id, what string) *wire.Msg {
 	if resp.ContentType != "application/json" && resp.ContentType != "text/event-stream" {
-		t.Fail(check.Failure{What: fmt.Sprintf("the answer to %s is neither application/json nor text/event-stream", what), Got: resp.Summary()})
+		t.Fail(check.Failure{What: fmt.Sprintf("the answer to %s is neither application/json nor text/event-stream", what), Got: resp.Summary(), Spec: true})
 	}
 	m := resp.Find(id)
 	if m == nil {
-		t.Fail(check.Failure{What: fmt.Sprintf("the answer to %s holds no JSON-RPC response with id %s", what, id), Got: resp.Summary()})
+		t.Fail(check.Failure{What: fmt.Sprintf("the answer to %s holds no JSON-RPC response with id %s", what, id), Got: resp.Summary(), Spec: true})
 	}
 	return m
 }

@@ -32,6 +32,7 @@ var (
 var Lesson01 = &Lesson{
 	Number: "01",
 	Stage:  "01-stdio",
+	Stdio:  true,
 	Title:  "stdio: newline-delimited JSON-RPC",
 	Guide:  "lessons/01-stdio.md",
 	// A server that answers nothing, or fails initialize, fails every
@@ -57,8 +58,10 @@ var Lesson01 = &Lesson{
 			ID: "STDIO-03", Step: 1, Severity: check.Must, Budget: 5 * time.Second,
 			Title: "ping answers {} and every response keeps its request's id exactly",
 			Spec:  check.Spec{Rev: rev, Section: "basic/utilities/ping; basic/index › Responses", Quote: "The receiver MUST respond promptly with an empty response"},
-			Hint:  `A response carries its request's id unchanged: the string "7" stays a string, and 9007199254740993 must not pass through a float64. The result of ping is an empty object, never null.`,
-			Run:   checkPingAndIDs,
+			Course: "Beyond 2^53 JSON parsers part ways (RFC 8259 §6: such numbers may not interoperate), and a client that sends such an id takes that risk. " +
+				"The course requires even 2^53+1 to come back exactly, as a server that keeps the id's JSON text does.",
+			Hint: `A response carries its request's id unchanged: the string "7" stays a string, and 9007199254740993 must not pass through a float64. The result of ping is an empty object, never null.`,
+			Run:  checkPingAndIDs,
 		},
 		{
 			ID: "STDIO-04", Step: 1, Severity: check.Must, Budget: 5 * time.Second,
@@ -85,6 +88,8 @@ var Lesson01 = &Lesson{
 			ID: "STDIO-07", Step: 1, Severity: check.Must, Budget: 5 * time.Second,
 			Title: "notifications, and responses from the client, get no reply",
 			Spec:  messagesRule("The receiver MUST NOT send a response"),
+			Course: "The spec's words are about notifications. A response the client sends (to a request of the server's) needs no answer either: " +
+				"JSON-RPC answers requests only. The course requires silence for both, a response to no request of the server's included.",
 			Hint: "A message with a method and no id is a notification: never answer it, not even with an error for a method you do not know. " +
 				"A message with an id and a result or an error, but no method, is a response to a request of the server's: it is not invalid, and it gets no answer either. " +
 				"session.Handle returns nil for both: write nothing then.",
@@ -180,6 +185,8 @@ var Lesson01 = &Lesson{
 			ID: "STDIO-17", Step: 4, Severity: check.Must, Budget: 8 * time.Second,
 			Title: "progress notifications carry the token, increase, and reach stdout while the tool runs, before the response",
 			Spec:  check.Spec{Rev: rev, Section: "basic/utilities/progress", Quote: "The progress value MUST increase with each notification"},
+			Course: "The spec lets a server send progress as often as it likes (MAY), and requires it to stop after completion. The course's countdown " +
+				"sends one notification per step, each on stdout as it happens, all before the response.",
 			Hint: "Pass your connection as the session's Peer, so that its Send writes each progress notification to stdout while the tool runs, " +
 				"at once: a notification that waits in a buffer until the response is flushed tells the client nothing. The token goes back exactly as sent, string or number.",
 			Run: checkProgress,
@@ -217,6 +224,8 @@ var Lesson01 = &Lesson{
 			Title: "at 2025-11-25 and 2025-06-18, and before initialize, a batch gets one -32600 error, and the server keeps serving",
 			Spec: check.Spec{Rev: rev, Section: "basic/transports › stdio (batching was removed in 2025-06-18, changelog major change 1)",
 				Quote: "Messages are individual JSON-RPC requests, notifications, or responses"},
+			Course: "Batches left the spec in 2025-06-18, and it does not say how a server refuses one. The course requires one -32600 error " +
+				"(JSON-RPC's Invalid Request: an array is not one message), and the server to go on serving.",
 			Hint: "Batches exist only where 2025-03-26 was negotiated: ask the version table (version.Batches), do not compare with one version string. " +
 				"Before initialize no version is agreed, so no batches either. Answer an array with one -32600 error object (not an array), then keep reading.",
 			Run: checkBatchAt20251125,
@@ -257,6 +266,7 @@ var Lesson01 = &Lesson{
 		},
 		{
 			ID: "STDIO-24", Step: 6, Severity: check.Must, Budget: 8 * time.Second,
+			Needs: check.Needs{Signal: true},
 			Title: "SIGTERM stops the server",
 			Spec: lifecycleRule("Shutdown › stdio",
 				"sending SIGTERM if the server does not exit within a reasonable time"),
@@ -317,19 +327,31 @@ func checkPingAndIDs(t *check.T) {
 	// Ids of every JSON type and awkward value: a string that looks like a
 	// number next to that number, zero, a negative, and 2^53+1, which a
 	// float64 cannot hold.
-	ids := []string{`0`, `"7"`, `7`, `-5`, `9007199254740993`, `"abc-1"`}
+	ids := []string{`0`, `"7"`, `7`, `-5`, bigID, `"abc-1"`}
 	for _, id := range ids {
 		s.Send(wire.Request(id, "ping", nil))
 	}
-	for _, id := range ids {
+	pong := func(id string) {
 		resp := s.AwaitResponse(wire.T1, id, "ping")
 		if resp.Error != nil || !wire.SameJSON(resp.Result, json.RawMessage(`{}`)) {
 			t.Fail(check.Failure{What: fmt.Sprintf("ping (id %s) did not get an empty result", id),
 				Got: check.Quote(string(resp.Raw)), Want: fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,"result":{}}`, id)})
 		}
 	}
+	end := t.SpecRule()
+	for _, id := range ids {
+		if id != bigID {
+			pong(id)
+		}
+	}
+	end()
+	pong(bigID) // the course's rule: JSON parsers part ways beyond 2^53
+	defer t.SpecRule()()
 	strayAfter(t, s, "a line that answers none of the pings (a duplicate response, or a response with a changed id)")
 }
+
+// bigID is 2^53+1, the first integer a float64 cannot hold.
+const bigID = `9007199254740993`
 
 func checkPingBeforeInitialize(t *check.T) {
 	s := wire.StartStdio(t)
@@ -401,15 +423,19 @@ func checkOnlyMessagesOnStdout(t *check.T) {
 func checkNotificationsGetNoReply(t *check.T) {
 	s := wire.StartStdio(t)
 	s.Initialize(rev)
+	end := t.SpecRule() // notifications: the spec's MUST NOT
 	s.Send(wire.Notification("notifications/grader-unknown", map[string]any{"x": 1}))
 	s.Send(wire.Notification("notifications/cancelled", map[string]any{"requestId": "no-such-request", "reason": "grader"}))
 	s.Send(wire.Notification("notifications/cancelled", nil)) // malformed: SHOULD be ignored
+	s.Call(`2`, "ping", nil)
+	strayAfter(t, s, "a reply to a notification")
+	end()
 	// Responses to requests the server never sent: nothing to route them
 	// to, and nothing to answer.
 	s.Send(`{"jsonrpc":"2.0","id":"srv-1","result":{}}`)
 	s.Send(`{"jsonrpc":"2.0","id":"srv-2","error":{"code":-1,"message":"the client could not do it"}}`)
-	s.Call(`2`, "ping", nil)
-	strayAfter(t, s, "a reply to a notification, or to a response")
+	s.Call(`3`, "ping", nil)
+	strayAfter(t, s, "a reply to a response")
 }
 
 func checkUnknownMethod(t *check.T) {
@@ -499,7 +525,7 @@ func checkLongLine(t *check.T) {
 	s.Initialize(rev)
 	t.SetRepro(func() string {
 		return fmt.Sprintf(`{ printf '%%s' '{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"echo","arguments":{"text":"'; `+
-			`head -c %d /dev/zero | tr '\0' a; printf '%%s\n' '"}}}'; } | go run %s`, 4<<20, t.Target.Package)
+			`head -c %d /dev/zero | tr '\0' a; printf '%%s\n' '"}}}'; } | %s`, 4<<20, t.Target.Invocation())
 	})
 	s.Send(wire.Request(`2`, "tools/call", wire.ToolCall("echo", map[string]any{"text": longText}, nil)))
 	resp := s.AwaitResponse(2*wire.T2, `2`, "tools/call echo with 4 MiB of text")
@@ -553,8 +579,13 @@ func checkProgress(t *check.T) {
 		}
 		values := progressValues(t, before, tokenJSON)
 		if len(values) != 3 {
+			want := `three {"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":` + string(tokenJSON) + `,"progress":1,...}} lines, then the response`
+			if late := s.Within(300*time.Millisecond, func(m *wire.Msg) bool { return m.MethodName() == "notifications/progress" }); late != nil {
+				t.Fail(check.Failure{What: fmt.Sprintf("countdown from 3 with progress token %s sent %d progress notifications before its response, and one after it", tokenJSON, len(values)),
+					Got: check.Quote(string(late.Raw)), Want: want, Cites: &progressStops})
+			}
 			t.Fail(check.Failure{What: fmt.Sprintf("countdown from 3 with progress token %s sent %d progress notifications before its response, not 3", tokenJSON, len(values)),
-				Want: `three {"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":` + string(tokenJSON) + `,"progress":1,...}} lines, then the response`})
+				Want: want})
 		}
 	}
 	s.Send(wire.Request(`"no-token"`, "tools/call", wire.ToolCall("countdown", map[string]any{"from": 2, "interval_ms": 10}, nil)))

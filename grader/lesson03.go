@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"sort"
 	"strings"
 	"time"
 
@@ -16,11 +17,22 @@ var (
 	resumeRule    = func(q string) check.Spec { return httpRule("Resumability and Redelivery", q) }
 	multipleRule  = func(q string) check.Spec { return httpRule("Multiple Connections", q) }
 	resumeMayRule = resumeRule("The server MAY use this header to replay messages that would have been sent after the last event ID, on the stream that was disconnected, and to resume the stream from that point.")
+	ownStreamRule = resumeRule("The server MUST NOT replay messages that would have been delivered on a different stream.")
 )
 
 // resumeCourse is the Course text of the checks that grade replay: the spec
 // lets a server offer it (MAY); this course requires it.
 const resumeCourse = "Resumability is a MAY in the spec; stage 03 of the course requires it: every event carries an id, and a GET with Last-Event-ID gets exactly what that stream missed."
+
+// Causes of lesson 03's own (see Lesson.Causes): most checks open the
+// session's standalone GET stream before they test anything else, and every
+// resume needs the event ids a stream carries.
+const (
+	// causeGETStream: a GET with a live session did not get its stream.
+	causeGETStream = "get-stream"
+	// causeEventIDs: the events of a stream carry no id to resume from.
+	causeEventIDs = "event-ids"
+)
 
 // Lesson03 grades stage 03: the standalone GET stream, event ids, and
 // resuming a stream with Last-Event-ID.
@@ -29,6 +41,14 @@ var Lesson03 = &Lesson{
 	Stage:  "03-sse-resume",
 	Title:  "SSE streams and Last-Event-ID replay",
 	Guide:  "lessons/03-sse-resume.md",
+	// A server that does not start or fails initialize is stage 02's
+	// trouble, which SSE-01 meets first; a GET that gets no stream (the
+	// starter's 501) fails most checks of the lesson, and a stream without
+	// event ids fails every check that resumes one.
+	Causes: map[string]string{wire.CauseStart: "SSE-01", wire.CauseUnimplemented: "SSE-01", wire.CauseInitialize: "SSE-01",
+		wire.CauseSession: "SSE-01", causeGETStream: "SSE-01", causeEventIDs: "SSE-14"},
+	Underneath: "stage 03 answers POST, initialize included, with your stage 02: if lesson 02 does not pass yet (go test ./grader -run Lesson02), " +
+		"finish it, or take its reference with go run ./cmd/course catch-up 03",
 	Checks: []*check.Check{
 		// Step 1: the standalone GET stream, and what a stream costs.
 		{
@@ -85,6 +105,7 @@ var Lesson03 = &Lesson{
 		},
 		{
 			ID: "SSE-07", Step: 1, Severity: check.Must, Budget: 5 * time.Second,
+			Needs: check.Needs{Flags: []string{"-keepalive"}},
 			Title: "an idle GET stream sends a keep-alive comment every -keepalive",
 			Spec:  listeningRule("The server MAY close the SSE stream at any time."),
 			Course: "Proxies and load balancers close connections that stay silent (often after 60 s), and a client cannot tell a quiet stream from a dead one. " +
@@ -94,6 +115,7 @@ var Lesson03 = &Lesson{
 		},
 		{
 			ID: "SSE-08", Step: 1, Severity: check.Must, Budget: 8 * time.Second,
+			Needs: check.Needs{Flags: []string{"-debug"}},
 			Title: "clients that drop their streams leave no goroutine and no socket behind (counted via -debug's /debug/vars and /proc/PID/fd)",
 			Spec:  sendingRule("Disconnection MAY occur at any time (e.g., due to network conditions)."),
 			Course: "The course requires every stream's goroutines and its connection to be freed when its client leaves. The grader drops 16 streams and " +
@@ -103,6 +125,7 @@ var Lesson03 = &Lesson{
 		},
 		{
 			ID: "SSE-09", Step: 1, Severity: check.Must, Budget: 8 * time.Second,
+			Needs: check.Needs{Signal: true},
 			Title: "SIGTERM ends the open GET streams at once, and the server exits",
 			Spec:  check.Spec{Rev: rev, Section: "basic/lifecycle › Shutdown › HTTP", Quote: "For HTTP transports, shutdown is indicated by closing the associated HTTP connection(s)."},
 			Course: "http.Server.Shutdown waits for every response to finish, and a GET stream never does. The course requires SIGTERM to end open GET streams " +
@@ -112,6 +135,7 @@ var Lesson03 = &Lesson{
 		},
 		{
 			ID: "SSE-10", Step: 1, Severity: check.Must, Budget: 5 * time.Second,
+			Needs: check.Needs{Mode: check.Stateless},
 			Title: "stateless: GET still gets 405 at once, Last-Event-ID or not",
 			Spec:  listeningRule("or else return HTTP 405 Method Not Allowed, indicating that the server does not offer an SSE stream at this endpoint"),
 			Course: "Adding the GET stream is where lesson 02's bug comes back: a stateless server that opened a stream on GET held every such request for " +
@@ -161,6 +185,7 @@ var Lesson03 = &Lesson{
 		},
 		{
 			ID: "SSE-15", Step: 2, Severity: check.Must, Budget: 5 * time.Second,
+			Needs: check.Needs{Mode: check.Stateless},
 			Title: "stateless: a POST stream has no priming event, since nothing can be resumed",
 			Spec:  sendingRule("The server SHOULD immediately send an SSE event consisting of an event ID and an empty data field in order to prime the client to reconnect (using that event ID as Last-Event-ID)."),
 			Course: "A priming event promises a stream the client can resume, and a stateless server has no session to resume it in (its GET is 405). " +
@@ -171,6 +196,7 @@ var Lesson03 = &Lesson{
 		},
 		{
 			ID: "SSE-16", Step: 2, Severity: check.Must, Budget: 15 * time.Second,
+			Needs: check.Needs{Flags: []string{"-debug", "-max-sessions"}},
 			Title: "an idle session stays small, and a short stream costs what it holds, not the whole replay buffer (heap via -debug)",
 			Spec:  noLimitRule,
 			Course: "A server holds thousands of sessions, most of them idle. The course requires per-session stream state to be made on the first stream and to grow " +
@@ -183,6 +209,7 @@ var Lesson03 = &Lesson{
 		// Step 3: the session's outlet.
 		{
 			ID: "SSE-17", Step: 3, Severity: check.Must, Budget: 5 * time.Second,
+			Needs: check.Needs{Course: notesLog},
 			Title: "add_note's log message arrives on the standalone stream; one from before the first GET is not kept",
 			Spec:  listeningRule("The server MAY send JSON-RPC requests and notifications on the stream."),
 			Course: "The course's server sends a notifications/message (level info, logger \"notes\") for each note, through the session's outlet. " +
@@ -201,11 +228,14 @@ var Lesson03 = &Lesson{
 			ID: "SSE-19", Step: 3, Severity: check.Must, Budget: 6 * time.Second,
 			Title: "each message travels on exactly one stream: progress on its POST, log messages on the GET",
 			Spec:  multipleRule("The server MUST send each of its JSON-RPC messages on only one of the connected streams; that is, it MUST NOT broadcast the same message across multiple streams."),
-			Hint:  "A request's progress goes to the request's own stream (its Peer), and nowhere else; a message for the session goes to the outlet only. Never copy a message to \"every open stream\".",
-			Run:   checkEachMessageOnce,
+			Course: "Which stream a message takes is a SHOULD in the spec: a request's messages on its POST stream, and on the GET stream only messages unrelated to " +
+				"running requests. The course requires both, and that none is lost.",
+			Hint: "A request's progress goes to the request's own stream (its Peer), and nowhere else; a message for the session goes to the outlet only. Never copy a message to \"every open stream\".",
+			Run:  checkEachMessageOnce,
 		},
 		{
 			ID: "SSE-20", Step: 3, Severity: check.Must, Budget: 5 * time.Second,
+			Needs: check.Needs{Flags: []string{"-tick"}},
 			Title: "-tick sends {\"tick\": N} log messages on the standalone stream, N counting 1, 2, 3, …",
 			Spec:  listeningRule("The server MAY send JSON-RPC requests and notifications on the stream."),
 			Course: "The course's -tick DURATION flag (the grader sets 40ms) sends each session's standalone stream a notifications/message " +
@@ -225,9 +255,11 @@ var Lesson03 = &Lesson{
 		{
 			ID: "SSE-22", Step: 4, Severity: check.Must, Budget: 6 * time.Second,
 			Title: "a resumed stream replays its own events only, never another stream's",
-			Spec:  resumeRule("The server MUST NOT replay messages that would have been delivered on a different stream."),
-			Hint:  "The log holds every stream's events, interleaved. Replay only the events whose stream is the one the Last-Event-ID names.",
-			Run:   checkReplayStaysOnItsStream,
+			Spec:  ownStreamRule,
+			Course: "Beyond the spec's MUST NOT, the course requires the resumed stream to carry exactly the events its client missed, " +
+				"then the response, and then to end.",
+			Hint: "The log holds every stream's events, interleaved. Replay only the events whose stream is the one the Last-Event-ID names.",
+			Run:  checkReplayStaysOnItsStream,
 		},
 		{
 			ID: "SSE-23", Step: 4, Severity: check.Must, Budget: 5 * time.Second,
@@ -249,6 +281,7 @@ var Lesson03 = &Lesson{
 		},
 		{
 			ID: "SSE-25", Step: 4, Severity: check.Must, Budget: 6 * time.Second,
+			Needs:  check.Needs{Flags: []string{"-tick"}},
 			Title:  "the standalone stream resumes too: messages sent while the client was away are replayed, then ticking goes on",
 			Spec:   resumeRule("This mechanism applies regardless of how the original stream was initiated (via POST or GET). Resumption is always via HTTP GET with Last-Event-ID."),
 			Course: resumeCourse + " Once a session's standalone stream exists, its messages are kept while the client is away (within -replay-buffer).",
@@ -266,6 +299,7 @@ var Lesson03 = &Lesson{
 		},
 		{
 			ID: "SSE-27", Step: 4, Severity: check.Must, Budget: 6 * time.Second,
+			Needs: check.Needs{Flags: []string{"-replay-buffer"}},
 			Title: "the replay buffer is bounded per session (-replay-buffer); an id whose sequel was dropped gets 400, never a partial replay",
 			Spec:  noLimitRule,
 			Course: "Keeping every event for ever lets one client grow the server without bound. The course requires at most -replay-buffer events per session " +
@@ -315,12 +349,27 @@ func getHeaders(session, version, lastEventID string) http.Header {
 }
 
 // openGET opens a GET stream and fails the check unless it is 200
-// text/event-stream.
+// text/event-stream. A GET that opens the standalone stream and fails is
+// what SSE-01 tests (causeGETStream).
 func openGET(t *check.T, h *wire.HTTP, session, version, lastEventID, purpose string) *wire.Stream {
 	s := h.Open(wire.Req{Method: http.MethodGet, Header: getHeaders(session, version, lastEventID), Purpose: purpose})
-	expectEventStream(t, s, purpose)
+	cause := ""
+	if lastEventID == "" {
+		cause = causeGETStream
+		skipWithoutGETStream(t, s.Status)
+		if t.Target.External() && s.Status != http.StatusMethodNotAllowed && (s.Status != http.StatusOK || s.ContentType != "text/event-stream") {
+			// A GET in a live session, which asks for a stream: the spec
+			// allows a stream or 405, nothing else.
+			t.Fail(check.Failure{What: purpose + " got neither an SSE stream nor 405", Got: streamSummary(s),
+				Want: "HTTP 200, Content-Type: text/event-stream (or 405, for a server that offers no stream)", Cites: &getRule})
+		}
+	}
+	expectEventStream(t, s, purpose, cause)
 	return s
 }
+
+// getRule is the spec's rule for what a GET gets.
+var getRule = listeningRule("The server MUST either return Content-Type: text/event-stream in response to this HTTP GET, or else return HTTP 405 Method Not Allowed")
 
 // openResume opens a GET that resumes a stream whose client the grader has
 // just dropped. The server may not have seen that client go yet, and then
@@ -331,7 +380,7 @@ func openResume(t *check.T, h *wire.HTTP, session, lastEventID, purpose string) 
 	for {
 		s := h.Open(wire.Req{Method: http.MethodGet, Header: getHeaders(session, rev, lastEventID), Purpose: purpose})
 		if s.Status != http.StatusConflict || time.Now().After(deadline) {
-			expectEventStream(t, s, purpose)
+			expectEventStream(t, s, purpose, "")
 			return s
 		}
 		s.End(wire.T1)
@@ -343,15 +392,17 @@ func openResume(t *check.T, h *wire.HTTP, session, lastEventID, purpose string) 
 // progress token), and returns the stream once its headers have come.
 func openPOST(t *check.T, h *wire.HTTP, session, version, body, purpose string) *wire.Stream {
 	s := h.Open(wire.Req{Method: http.MethodPost, Header: wire.Headers(session, version), Body: body, Purpose: purpose})
-	expectEventStream(t, s, purpose)
+	expectEventStream(t, s, purpose, "")
 	return s
 }
 
-func expectEventStream(t *check.T, s *wire.Stream, purpose string) {
+// expectEventStream fails the check, naming cause, unless s is 200
+// text/event-stream.
+func expectEventStream(t *check.T, s *wire.Stream, purpose, cause string) {
 	if s.Status == http.StatusOK && s.ContentType == "text/event-stream" {
 		return
 	}
-	t.Fail(check.Failure{What: purpose + " did not start an SSE stream", Got: streamSummary(s), Want: "HTTP 200, Content-Type: text/event-stream"})
+	t.Fail(check.Failure{What: purpose + " did not start an SSE stream", Got: streamSummary(s), Want: "HTTP 200, Content-Type: text/event-stream", Cause: cause})
 }
 
 // streamSummary describes a response read with Open, reading up to 500 ms
@@ -432,6 +483,16 @@ func messagesOf(events []wire.Event) []*wire.Msg {
 	return out
 }
 
+// anyID reports whether any of events carries an id.
+func anyID(events []wire.Event) bool {
+	for _, e := range events {
+		if e.SetID && e.ID != "" {
+			return true
+		}
+	}
+	return false
+}
+
 // describeEvents lists events for a failure report, one per line.
 func describeEvents(events []wire.Event) string {
 	if len(events) == 0 {
@@ -467,13 +528,28 @@ func readProgress(t *check.T, s *wire.Stream, n int) []float64 {
 	return values
 }
 
+// withoutIDs names causeEventIDs when events came and none had an id: the
+// stream has no ids at all, which SSE-14 tests.
+func withoutIDs(events []wire.Event) string {
+	for _, e := range events {
+		if e.SetID {
+			return ""
+		}
+	}
+	if len(events) == 0 {
+		return ""
+	}
+	return causeEventIDs
+}
+
 // resumeID returns the stream's last event id, or fails: a stream whose
 // events carry no id cannot be resumed.
 func resumeID(t *check.T, s *wire.Stream, what string) string {
 	id := s.LastEventID()
 	if id == "" {
+		skipWithoutEventIDs(t, what)
 		t.Fail(check.Failure{What: "the events of " + what + " carry no id, so there is nothing to resume from",
-			Want: "an id: line in every event, such as \"id: 1-3\""})
+			Want: "an id: line in every event, such as \"id: 1-3\"", Cause: causeEventIDs})
 	}
 	return id
 }
@@ -576,15 +652,19 @@ func checkGETOpensStream(t *check.T) {
 func checkGETSessionErrors(t *check.T) {
 	h := wire.StartHTTP(t)
 	session, _ := h.Initialize(rev)
+	requireGETStream(t, h, session)
 	resp := h.Do(wire.Req{Method: http.MethodGet, Header: getHeaders("", rev, ""), Purpose: "GET without MCP-Session-Id"})
 	expectStatus(t, resp, http.StatusBadRequest, "a GET without MCP-Session-Id")
+	end := t.SpecRule() // the spec's MUST: 404 for a session that is gone
 	resp = h.Do(wire.Req{Method: http.MethodGet, Header: getHeaders("grader-made-up-session", rev, ""), Purpose: "GET with a session id the server never issued"})
 	expectStatus(t, resp, http.StatusNotFound, "a GET with a session id the server never issued")
+	end()
 	resp = h.Do(wire.Req{Method: http.MethodDelete, Header: wire.Headers(session, rev), Purpose: "DELETE the session"})
 	if resp.Status < 200 || resp.Status > 299 {
 		t.Fail(check.Failure{What: "DELETE of a live session did not succeed", Got: resp.Summary(), Want: "a 2xx status"})
 	}
 	resp = h.Do(wire.Req{Method: http.MethodGet, Header: getHeaders(session, rev, ""), Purpose: "GET with the deleted session's id"})
+	defer t.SpecRule()()
 	expectStatus(t, resp, http.StatusNotFound, "a GET with a deleted session's id")
 }
 
@@ -605,6 +685,7 @@ func checkDeleteEndsStream(t *check.T) {
 func checkGETVersion(t *check.T) {
 	h := wire.StartHTTP(t)
 	session, _ := h.Initialize(rev)
+	requireGETStream(t, h, session)
 	resp := h.Do(wire.Req{Method: http.MethodGet, Header: getHeaders(session, "1999-01-01", ""), Purpose: "GET with MCP-Protocol-Version: 1999-01-01"})
 	expectStatus(t, resp, http.StatusBadRequest, "a GET with MCP-Protocol-Version: 1999-01-01")
 }
@@ -612,6 +693,7 @@ func checkGETVersion(t *check.T) {
 func checkGETAccept(t *check.T) {
 	h := wire.StartHTTP(t)
 	session, _ := h.Initialize(rev)
+	requireGETStream(t, h, session)
 	hdr := getHeaders(session, rev, "")
 	hdr.Set("Accept", "application/json")
 	resp := h.Do(wire.Req{Method: http.MethodGet, Header: hdr, Purpose: "GET with Accept: application/json"})
@@ -715,7 +797,11 @@ func checkEachMessageOnce(t *check.T) {
 	ta, tb, note := nonce("a"), nonce("b"), nonce("once")
 	a := openPOST(t, h, session, rev, countdownCall(`"a"`, 4, 50, ta), "countdown A")
 	b := openPOST(t, h, session, rev, countdownCall(`"b"`, 4, 50, tb), "countdown B")
-	callTool(t, h, session, `3`, "add_note", map[string]any{"text": note})
+	if courseServer(t) {
+		// The course's server logs each note through the session's outlet,
+		// the GET stream. An external server need not log notes at all.
+		callTool(t, h, session, `3`, "add_note", map[string]any{"text": note})
+	}
 
 	var evA, evB, evG []wire.Event
 	t.Parallel(
@@ -739,18 +825,28 @@ func checkEachMessageOnce(t *check.T) {
 			seen[key] = append(seen[key], name)
 		}
 	}
-	want := map[string]string{`the response with id "a"`: "POST A", `the response with id "b"`: "POST B", "the note's log message": "GET"}
+	want := map[string]string{`the response with id "a"`: "POST A", `the response with id "b"`: "POST B"}
+	if courseServer(t) {
+		want["the note's log message"] = "GET"
+	}
 	for i := 1; i <= 4; i++ {
 		want[fmt.Sprintf("progress %d of token %q", i, ta)] = "POST A"
 		want[fmt.Sprintf("progress %d of token %q", i, tb)] = "POST B"
 	}
-	for key, streams := range seen {
-		if len(streams) > 1 {
+	keys := make([]string, 0, len(seen))
+	for key := range seen {
+		keys = append(keys, key)
+	}
+	sort.Strings(keys) // the same report every run, a broadcast (the spec's MUST NOT) first
+	for _, key := range keys {
+		if streams := seen[key]; len(streams) > 1 {
 			t.Fail(check.Failure{What: fmt.Sprintf("%s arrived %d times, on %s", key, len(streams), strings.Join(streams, " and ")),
-				Want: "each message on exactly one stream"})
+				Want: "each message on exactly one stream", Spec: true})
 		}
-		if w, ok := want[key]; ok && streams[0] != w {
-			t.Fail(check.Failure{What: fmt.Sprintf("%s arrived on %s", key, streams[0]), Want: "on " + w})
+	}
+	for _, key := range keys {
+		if w, ok := want[key]; ok && seen[key][0] != w {
+			t.Fail(check.Failure{What: fmt.Sprintf("%s arrived on %s", key, seen[key][0]), Want: "on " + w})
 		}
 	}
 	for key, stream := range want {
@@ -843,9 +939,14 @@ func checkPriming(t *check.T) {
 	session, _ := h.Initialize(rev)
 	s := openPOST(t, h, session, rev, countdownCall(`2`, 1, 0, nonce("p")), "countdown with a progress token, at 2025-11-25")
 	events, _ := s.End(wire.T2)
+	if !anyID(events) {
+		// A priming event invites the client to resume: a server that
+		// offers no resumption has no reason to send one.
+		skipWithoutEventIDs(t, "the countdown's stream")
+	}
 	if len(events) == 0 || !events[0].SetID || events[0].ID == "" || events[0].Data != "" {
 		t.Fail(check.Failure{What: "the POST stream does not open with a priming event", Got: describeEvents(events),
-			Want: "a first event with an id and empty data, such as\nid: 1-1\nretry: 1000\ndata:"})
+			Want: "a first event with an id and empty data, such as\nid: 1-1\nretry: 1000\ndata:", Cause: withoutIDs(events)})
 	}
 	retried := false
 	for _, e := range events {
@@ -900,6 +1001,9 @@ func checkUniqueIDs(t *check.T) {
 		t.Fail(check.Failure{What: "1 s after the first GET hung up, a new GET was still refused", Want: "HTTP 200 text/event-stream"})
 	}
 
+	if !anyID(evA) && !anyID(evB) && !anyID(evG) && !anyID(evG2) {
+		skipWithoutEventIDs(t, "the session's streams")
+	}
 	where := map[string]string{}
 	for name, events := range map[string][]wire.Event{"POST A": evA, "POST B": evB, "the first GET": evG, "the second GET": evG2} {
 		for _, e := range events {
@@ -910,7 +1014,7 @@ func checkUniqueIDs(t *check.T) {
 			if prev, dup := where[e.ID]; dup {
 				t.Fail(check.Failure{What: fmt.Sprintf("the event id %q is used twice: on %s and on %s", e.ID, prev, name),
 					Got:  "POST A: " + describeEvents(evA) + "\nPOST B: " + describeEvents(evB) + "\nGET: " + describeEvents(evG),
-					Want: "ids unique across all the session's streams"})
+					Want: "ids unique across all the session's streams", Spec: true})
 			}
 			where[e.ID] = name
 		}
@@ -950,13 +1054,14 @@ func expectRest(t *check.T, s *wire.Stream, token, id string, seen float64, to i
 		m, _ := s.Await(wire.T2, "the rest of the countdown and its response", func(*wire.Msg) bool { return true }, nil)
 		switch tok, v, ok := progressOf(m); {
 		case ok && tok != `"`+token+`"`:
-			t.Fail(check.Failure{What: "the resumed stream carried another request's progress", Got: check.Quote(string(m.Raw)), Want: "progress with token " + token})
+			t.Fail(check.Failure{What: "the resumed stream carried another request's progress", Got: check.Quote(string(m.Raw)), Want: "progress with token " + token,
+				Cites: &ownStreamRule})
 		case ok:
 			values = append(values, v)
 		case m.IsResponseTo(id):
 			answered = true
 		default:
-			t.Fail(check.Failure{What: "the resumed stream carried a message that does not belong to it", Got: check.Quote(string(m.Raw))})
+			t.Fail(check.Failure{What: "the resumed stream carried a message that does not belong to it", Got: check.Quote(string(m.Raw)), Cites: &ownStreamRule})
 		}
 	}
 	var want []float64
@@ -1007,8 +1112,11 @@ func checkReplayStaysOnItsStream(t *check.T) {
 	b := openPOST(t, h, session, rev, countdownCall(`"b"`, 3, 0, tb), "countdown B, while A's client is away")
 	b.End(wire.T2)
 	g := openGET(t, h, session, rev, "", "GET with the session")
-	callTool(t, h, session, `4`, "add_note", map[string]any{"text": nonce("note")})
-	g.Await(wire.T1, "the note's log message on the GET stream", isLogFrom("notes"), nil)
+	if courseServer(t) {
+		// Events of the standalone stream too, in the session's log.
+		callTool(t, h, session, `4`, "add_note", map[string]any{"text": nonce("note")})
+		g.Await(wire.T1, "the note's log message on the GET stream", isLogFrom("notes"), nil)
+	}
 	r := openResume(t, h, session, id, "GET with Last-Event-ID: "+id+", from A")
 	expectRest(t, r, ta, `"a"`, seen[0], 6)
 }
@@ -1020,7 +1128,10 @@ func checkCrossSessionID(t *check.T) {
 	p := openPOST(t, h, x, rev, countdownCall(`2`, 2, 0, secret), "countdown in session X")
 	events, _ := p.End(wire.T2)
 	if len(events) == 0 || events[0].ID == "" {
-		t.Fail(check.Failure{What: "the events of session X carry no id, so there is nothing to resume from", Got: describeEvents(events)})
+		if len(events) > 0 {
+			skipWithoutEventIDs(t, "session X's stream")
+		}
+		t.Fail(check.Failure{What: "the events of session X carry no id, so there is nothing to resume from", Got: describeEvents(events), Cause: causeEventIDs})
 	}
 	first := events[0].ID
 	expectReplay(t, h, x, first, `2`, "GET in session X with Last-Event-ID "+first+", its own")
@@ -1039,6 +1150,7 @@ func checkResumeAfterTheEnd(t *check.T) {
 	p.HangUp()
 	t.Wire.Event("waiting 700 ms: the countdown ends while its client is away")
 	pause(t, 700*time.Millisecond)
+	requireTool(t, h, session, "history")
 	if history := callTool(t, h, session, `3`, "history", nil); !strings.Contains(history, "countdown (id 2): finished") {
 		t.Fail(check.Failure{What: "the countdown did not run to its end after its client went away", Got: check.Quote(history),
 			Want: "history lists \"countdown (id 2): finished\""})
@@ -1068,7 +1180,7 @@ func checkBadEventIDs(t *check.T) {
 	p.End(wire.T2)
 	real := resumeID(t, p, "the countdown's stream")
 	if first.ID == "" {
-		t.Fail(check.Failure{What: "the first event of the countdown's stream has no id", Got: describeEvents([]wire.Event{first})})
+		t.Fail(check.Failure{What: "the first event of the countdown's stream has no id", Got: describeEvents([]wire.Event{first}), Cause: causeEventIDs})
 	}
 	expectReplay(t, h, session, first.ID, `2`, "GET with Last-Event-ID: "+first.ID+", a real id")
 	for _, id := range []string{"not-an-event-id", real + "9999", "%%%"} {
@@ -1148,7 +1260,8 @@ func checkResumeEndedStream(t *check.T) {
 	first := done.Next(wire.T1, "the first event of the countdown's stream")
 	done.End(wire.T2)
 	if first.ID == "" {
-		t.Fail(check.Failure{What: "the first event of the countdown's stream has no id", Got: describeEvents([]wire.Event{first})})
+		skipWithoutEventIDs(t, "the countdown's stream")
+		t.Fail(check.Failure{What: "the first event of the countdown's stream has no id", Got: describeEvents([]wire.Event{first}), Cause: causeEventIDs})
 	}
 	expectReplay(t, h, session, first.ID, `2`, "GET resuming the ended stream from its first event, "+first.ID)
 	expectRefusal(t, h, session, resumeID(t, done, "the countdown's stream"), 0, false,

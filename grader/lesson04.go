@@ -37,16 +37,36 @@ const allowCourse = "The spec leaves \"invalid\" to the server. The course's all
 	"(https://*.example.com: hosts below example.com on a label boundary; http://localhost:*: any port; vscode-webview://*), " +
 	"and compares parsed origins (scheme, host, port), never strings."
 
+// Causes of lesson 04's own (see Lesson.Causes): the three entry points a
+// browser reaches, each of which many checks go through.
+const (
+	// causeOriginGuard: a request from an Origin the server must refuse
+	// went through: the server has no guard, and the Host check lives in it.
+	causeOriginGuard = "origin-guard"
+	// causeCORS: an allowed page's request got no CORS grant at all.
+	causeCORS = "cors"
+	// causeWebSocket: /ws did not upgrade, or answered as if it were not there.
+	causeWebSocket = "websocket"
+)
+
 // Lesson04 grades stage 04: which web pages may use the server.
 var Lesson04 = &Lesson{
 	Number: "04",
 	Stage:  "04-origin",
 	Title:  "Origin allowlists, DNS rebinding, CORS and WebSocket",
 	Guide:  "lessons/04-origin.md",
+	// A server that does not start or fails initialize is the earlier
+	// stages' trouble, which ORIGIN-03 meets first (it sends no Origin, so
+	// nothing of stage 04 stands in the way); then one cause per entry point.
+	Causes: map[string]string{wire.CauseStart: "ORIGIN-03", wire.CauseUnimplemented: "ORIGIN-03", wire.CauseInitialize: "ORIGIN-03",
+		wire.CauseSession: "ORIGIN-03", causeOriginGuard: "ORIGIN-01", causeCORS: "ORIGIN-12", causeWebSocket: "ORIGIN-15"},
+	Underneath: "stage 04 serves /mcp with your stage 03, and stage 03 with your stage 02: if lesson 03 does not pass yet (go test ./grader -run Lesson03), " +
+		"finish it, or take the reference of stages 01 to 03 with go run ./cmd/course catch-up 04",
 	Checks: []*check.Check{
 		// Step 1: the guard.
 		{
 			ID: "ORIGIN-01", Step: 1, Severity: check.Must, Budget: 5 * time.Second,
+			Needs:  check.Needs{Mode: check.AnyMode},
 			Title:  "a POST whose Origin is not allowed gets 403 with a JSON-RPC error body",
 			Spec:   forbiddenRule,
 			Course: "The grader changes one header at a time: Origin: http://evil.example, with a correct Host. The course requires the error body.",
@@ -72,6 +92,7 @@ var Lesson04 = &Lesson{
 		},
 		{
 			ID: "ORIGIN-04", Step: 1, Severity: check.Must, Budget: 5 * time.Second,
+			Needs:  check.Needs{Mode: check.AnyMode},
 			Title:  "Origin: null gets 403",
 			Spec:   forbiddenRule,
 			Course: "Browsers send the literal origin \"null\" from sandboxed iframes, data: URLs and file:// pages: any site can produce it. The course never allows it.",
@@ -82,6 +103,7 @@ var Lesson04 = &Lesson{
 		// Step 2: the allowlist.
 		{
 			ID: "ORIGIN-05", Step: 2, Severity: check.Must, Budget: 5 * time.Second,
+			Needs:          check.Needs{Mode: check.AnyMode, Allowlist: courseAllowlist},
 			Title:          "the origins the allowlist names are served: wildcards, a port wildcard, a custom scheme, an exact origin with its port",
 			Spec:           forbiddenRule,
 			Course:         allowCourse,
@@ -91,6 +113,7 @@ var Lesson04 = &Lesson{
 		},
 		{
 			ID: "ORIGIN-06", Step: 2, Severity: check.Must, Budget: 5 * time.Second,
+			Needs:  check.Needs{Mode: check.AnyMode, Allowlist: courseAllowlist},
 			Title:  "look-alike origins get 403: a wildcard matches on a label boundary, and never the bare domain",
 			Spec:   forbiddenRule,
 			Course: allowCourse + " https://xexample.com, https://example.com.evil, https://evil.example.com.attacker.net and http://localhost.evil.example are other sites.",
@@ -99,6 +122,7 @@ var Lesson04 = &Lesson{
 		},
 		{
 			ID: "ORIGIN-07", Step: 2, Severity: check.Must, Budget: 5 * time.Second,
+			Needs:  check.Needs{Mode: check.AnyMode, Allowlist: courseAllowlist},
 			Title:  "scheme and port are part of the origin: another scheme or another port gets 403",
 			Spec:   forbiddenRule,
 			Course: allowCourse + " http://app.example.com and https://app.example.com:8443 are different origins from https://app.example.com (RFC 6454).",
@@ -107,6 +131,7 @@ var Lesson04 = &Lesson{
 		},
 		{
 			ID: "ORIGIN-08", Step: 2, Severity: check.Must, Budget: 5 * time.Second,
+			Needs:  check.Needs{Mode: check.AnyMode, Allowlist: courseAllowlist},
 			Title:  "origins are parsed: case and an explicit default port do not matter; a path, userinfo, a trailing dot or raw Unicode match nothing",
 			Spec:   forbiddenRule,
 			Course: allowCourse + " Scheme and host compare without case, :443 on https is no port at all, and an Origin that is not exactly scheme://host[:port] in ASCII (browsers send punycode) is refused.",
@@ -115,6 +140,7 @@ var Lesson04 = &Lesson{
 		},
 		{
 			ID: "ORIGIN-09", Step: 2, Severity: check.Must, Budget: 5 * time.Second,
+			Needs:  check.Needs{Restart: true},
 			Title:  "without -allow-origin only loopback pages are allowed (localhost, 127.0.0.1, [::1], any port); with it, only what it names",
 			Spec:   forbiddenRule,
 			Course: "A server that allowed every origin by default would be open to every web site its user visits. The course's default is http://localhost:*, http://127.0.0.1:* and http://[::1]:*, and an explicit list replaces it.",
@@ -124,6 +150,7 @@ var Lesson04 = &Lesson{
 
 		{
 			ID: "ORIGIN-10", Step: 2, Severity: check.Must, Budget: 5 * time.Second,
+			Needs:  check.Needs{Restart: true},
 			Title:  "a malformed or too-wide -allow-origin stops the server at start, naming the pattern",
 			Spec:   forbiddenRule,
 			Course: "An allowlist with a typo must stop the server, not quietly allow less, or more, than meant. The course refuses https://*, patterns without a scheme, a * inside a label, and paths.",
@@ -144,6 +171,7 @@ var Lesson04 = &Lesson{
 		// Step 4: CORS.
 		{
 			ID: "ORIGIN-12", Step: 4, Severity: check.Must, Budget: 5 * time.Second,
+			Needs: check.Needs{Mode: check.AnyMode, Allowlist: courseAllowlist},
 			Title: "a preflight from an allowed origin echoes it, varies on Origin, and allows the method and MCP's headers",
 			Spec:  corsRule,
 			Course: "A browser page can only send MCP's headers after a CORS preflight. The course requires 2xx, Access-Control-Allow-Origin equal to the origin (never *), Vary: Origin, " +
@@ -153,6 +181,7 @@ var Lesson04 = &Lesson{
 		},
 		{
 			ID: "ORIGIN-13", Step: 4, Severity: check.Must, Budget: 5 * time.Second,
+			Needs:  check.Needs{Allowlist: courseAllowlist},
 			Title:  "responses to an allowed origin carry Access-Control-Allow-Origin and expose Mcp-Session-Id",
 			Spec:   corsRule,
 			Course: "Without Access-Control-Expose-Headers: Mcp-Session-Id, a page can read the InitializeResult but not its session id, and cannot send a second request. The course requires the origin echoed on every answer, streams included.",
@@ -161,6 +190,7 @@ var Lesson04 = &Lesson{
 		},
 		{
 			ID: "ORIGIN-14", Step: 4, Severity: check.Must, Budget: 5 * time.Second,
+			Needs:  check.Needs{Mode: check.AnyMode, Allowlist: courseAllowlist},
 			Title:  "a preflight from a foreign origin gets 403, with no CORS grant",
 			Spec:   forbiddenRule,
 			Course: "rs/cors answers every preflight with 204, a refused origin's included (it only leaves out the grant). The course requires the guard's 403 for a preflight too, so the guard must run before rs/cors.",
@@ -171,6 +201,7 @@ var Lesson04 = &Lesson{
 		// Step 5: the WebSocket.
 		{
 			ID: "ORIGIN-15", Step: 5, Severity: check.Must, Budget: 5 * time.Second,
+			Needs:  check.Needs{Course: webSocket},
 			Title:  "/ws upgrades a client with no Origin or an allowed one, and carries one JSON-RPC message per text frame",
 			Spec:   customRule,
 			Course: "WebSocket is not a standard MCP transport. The course adds one at /ws, judged by the same allowlist: one message per text frame each way, and stage 01's rules (no answer to a notification).",
@@ -179,6 +210,7 @@ var Lesson04 = &Lesson{
 		},
 		{
 			ID: "ORIGIN-16", Step: 5, Severity: check.Must, Budget: 5 * time.Second,
+			Needs:  check.Needs{Course: webSocket},
 			Title:  "/ws refuses the handshake of a foreign Origin, null and look-alikes included, with 403",
 			Spec:   validateRule,
 			Course: "A browser opens a WebSocket to any address without a preflight, carrying the page's Origin: without the check, any web site can drive the server (cross-site WebSocket hijacking). gorilla answers a refused handshake with 403.",
@@ -187,6 +219,7 @@ var Lesson04 = &Lesson{
 		},
 		{
 			ID: "ORIGIN-17", Step: 5, Severity: check.Must, Budget: 5 * time.Second,
+			Needs:  check.Needs{Course: webSocket},
 			Title:  "/ws checks Host too: a rebound Host gets 403",
 			Spec:   rebindingRule,
 			Course: "A rebound page opens ws://evil.example:PORT/ws with its own, same-origin, Origin: only Host gives it away.",
@@ -195,6 +228,7 @@ var Lesson04 = &Lesson{
 		},
 		{
 			ID: "ORIGIN-18", Step: 5, Severity: check.Must, Budget: 5 * time.Second,
+			Needs:  check.Needs{Course: webSocket},
 			Title:  "a frame holding JSON over several lines is one message, with one answer",
 			Spec:   customRule,
 			Course: "Stage 01's loop reads one message per line; a frame is one message, however many lines its JSON spans. The course requires the frame's JSON compacted onto one line.",
@@ -203,6 +237,7 @@ var Lesson04 = &Lesson{
 		},
 		{
 			ID: "ORIGIN-19", Step: 5, Severity: check.Must, Budget: 5 * time.Second,
+			Needs:  check.Needs{Course: webSocket},
 			Title:  "a frame that is not valid JSON gets -32700, even when a raw newline sits in a string, and the socket keeps serving",
 			Spec:   check.Spec{Rev: rev, Section: "basic/index › Messages (JSON-RPC 2.0 §5.1: -32700 Parse error)", Quote: "All messages between MCP clients and servers MUST follow the JSON-RPC 2.0 specification."},
 			Course: "A raw newline inside a JSON string is invalid. Replace it with a space and the frame becomes valid: the server would run a message the client never sent validly. Invalid must stay invalid.",
@@ -211,6 +246,7 @@ var Lesson04 = &Lesson{
 		},
 		{
 			ID: "ORIGIN-20", Step: 5, Severity: check.Must, Budget: 6 * time.Second,
+			Needs:  check.Needs{Course: webSocket},
 			Title:  "the socket runs stage 01's loop: requests run concurrently, progress and log messages arrive as frames",
 			Spec:   customRule,
 			Course: "The WebSocket reuses stage 01's message loop through a seam (frames in, lines out), not a copy: a ping must not wait for a slow tool, and add_note's log message must reach the client, because stdio attaches its connection as the session's outlet.",
@@ -219,6 +255,7 @@ var Lesson04 = &Lesson{
 		},
 		{
 			ID: "ORIGIN-21", Step: 5, Severity: check.Must, Budget: 8 * time.Second,
+			Needs:  check.Needs{Course: webSocket, Flags: []string{"-debug"}},
 			Title:  "clients that drop their sockets mid-request leave no goroutine and no socket behind (counted via -debug's /debug/vars and /proc/PID/fd)",
 			Spec:   customRule,
 			Course: "When a socket breaks, nobody is left to read an answer: the course requires the connection's requests to be cancelled and everything freed within 2 s. Waiting for them, as stdio does at the end of stdin, holds each for as long as its tool runs.",
@@ -227,6 +264,7 @@ var Lesson04 = &Lesson{
 		},
 		{
 			ID: "ORIGIN-22", Step: 5, Severity: check.Must, Budget: 8 * time.Second,
+			Needs:  check.Needs{Course: webSocket, Signal: true},
 			Title:  "SIGTERM closes open WebSockets with 1001 (going away), and the server exits",
 			Spec:   check.Spec{Rev: rev, Section: "basic/lifecycle › Shutdown", Quote: "the server SHOULD initiate shutdown by closing the connection"},
 			Course: "http.Server.Shutdown does not track hijacked connections: the handler must close its sockets itself, with a close frame, when shutdown begins.",
@@ -237,6 +275,7 @@ var Lesson04 = &Lesson{
 		// Step 6: secure defaults.
 		{
 			ID: "ORIGIN-23", Step: 6, Severity: check.Must, Budget: 5 * time.Second,
+			Needs:  check.Needs{Restart: true},
 			Title:  "without -allow-origin, the server refuses to listen beyond loopback (-addr 0.0.0.0:0), saying why",
 			Spec:   bindRule,
 			Course: "The loopback default trusts pages from this machine, which is wrong for a server others can reach. The course requires a non-zero exit and a message that names -allow-origin, before binding; localhost still works.",
@@ -280,12 +319,34 @@ func from(origin string) string {
 	return " from Origin " + origin
 }
 
-// expectForbidden fails the check unless resp is 403 with a JSON-RPC error
-// response without an id as its body.
-func expectForbidden(t *check.T, resp *wire.Response, what, why string) {
+// expectForeignRefused fails the check unless resp is 403 with a JSON-RPC
+// error response without an id as its body. The request carried an Origin
+// the server does not allow: any other status breaks the spec's MUST; a 403
+// without the error body misses only the course's rule (the spec: MAY). One
+// that goes through means there is no guard (causeOriginGuard), unless
+// ORIGIN-01 passes. A 501 is an unwritten earlier stage's, which the wire
+// already suspects (wire.CauseUnimplemented).
+func expectForeignRefused(t *check.T, resp *wire.Response, what, why string) {
+	cause := causeOriginGuard
+	if resp.Status == http.StatusNotImplemented {
+		cause = ""
+	}
+	expectRefused(t, resp, what, why, cause, true)
+}
+
+// expectForbiddenHost is expectForeignRefused for a request refused for its
+// Host: the spec names the defence, not the status (a course rule).
+func expectForbiddenHost(t *check.T, resp *wire.Response, what, why string) {
+	expectRefused(t, resp, what, why, "", false)
+}
+
+// expectRefused fails the check unless resp is 403 with a JSON-RPC error
+// body, naming cause when the request was not refused; spec says whether
+// another status breaks the spec's rule or only the course's.
+func expectRefused(t *check.T, resp *wire.Response, what, why, cause string, spec bool) {
 	want := `HTTP 403, Content-Type: application/json, body {"jsonrpc":"2.0","error":{"code":-32000,"message":"..."}}`
 	if resp.Status != http.StatusForbidden {
-		t.Fail(check.Failure{What: fmt.Sprintf("%s got HTTP %d: %s", what, resp.Status, why), Got: resp.Summary(), Want: want})
+		t.Fail(check.Failure{What: fmt.Sprintf("%s got HTTP %d: %s", what, resp.Status, why), Got: resp.Summary(), Want: want, Cause: cause, Spec: spec})
 	}
 	m := resp.ErrorBody()
 	if m == nil || m.ID != nil {
@@ -317,7 +378,7 @@ func expectOrigins(t *check.T, h *wire.HTTP, cases []originCase) {
 		if c.allow {
 			expectServed(t, resp, "initialize from Origin "+c.origin, c.why)
 		} else {
-			expectForbidden(t, resp, "initialize from Origin "+c.origin, c.why)
+			expectForeignRefused(t, resp, "initialize from Origin "+c.origin, c.why)
 		}
 	}
 }
@@ -326,7 +387,7 @@ func expectOrigins(t *check.T, h *wire.HTTP, cases []originCase) {
 
 func checkForeignOrigin403(t *check.T) {
 	h := startOrigin(t)
-	expectForbidden(t, initializeFrom(h, "http://evil.example"), "initialize from Origin http://evil.example",
+	expectForeignRefused(t, initializeFrom(h, "http://evil.example"), "initialize from Origin http://evil.example",
 		"the allowlist does not name it, and the spec requires 403 for a present, invalid Origin")
 }
 
@@ -338,23 +399,23 @@ func checkEveryMethod(t *check.T) {
 	get := h.Open(wire.Req{Method: http.MethodGet, Header: with(session, rev, evil, "Accept", "text/event-stream"), Purpose: "GET with the session, from Origin " + evil})
 	if get.Status != http.StatusForbidden {
 		t.Fail(check.Failure{What: fmt.Sprintf("a GET from Origin %s got HTTP %d: a foreign page must not open the session's stream", evil, get.Status),
-			Got: streamSummary(get), Want: "HTTP 403 with a JSON-RPC error body, at once"})
+			Got: streamSummary(get), Want: "HTTP 403 with a JSON-RPC error body, at once", Spec: true, Cause: causeOriginGuard})
 	}
 	get.End(wire.T1)
 
 	del := h.Do(wire.Req{Method: http.MethodDelete, Header: with(session, rev, evil), Purpose: "DELETE the session, from Origin " + evil})
-	expectForbidden(t, del, "a DELETE from Origin "+evil, "a foreign page must not end the user's session")
+	expectForeignRefused(t, del, "a DELETE from Origin "+evil, "a foreign page must not end the user's session")
 	if text := callTool(t, h, session, `2`, "echo", map[string]any{"text": "still here"}); text != "still here" {
 		t.Fail(check.Failure{What: "echo answered " + check.Quote(text), Want: `"still here"`})
 	}
 
 	post := h.Do(wire.Req{Header: with(session, rev, evil), Body: wire.Request(`3`, "tools/call", wire.ToolCall("echo", map[string]any{"text": "x"}, nil)),
 		Purpose: "tools/call in the session, from Origin " + evil})
-	expectForbidden(t, post, "a tools/call from Origin "+evil, "every POST is judged, not only initialize")
+	expectForeignRefused(t, post, "a tools/call from Origin "+evil, "every POST is judged, not only initialize")
 
 	unknown := h.Do(wire.Req{Header: with("grader-made-up-session", rev, evil), Body: wire.Request(`4`, "ping", nil),
 		Purpose: "ping with an unknown session, from Origin " + evil})
-	expectForbidden(t, unknown, "a ping with an unknown session id from Origin "+evil,
+	expectForeignRefused(t, unknown, "a ping with an unknown session id from Origin "+evil,
 		"the Origin is judged before the session is looked up; a 404 tells a foreign page which session ids exist")
 }
 
@@ -374,7 +435,7 @@ func checkNoOriginServed(t *check.T) {
 
 func checkNullOrigin(t *check.T) {
 	h := startOrigin(t)
-	expectForbidden(t, initializeFrom(h, "null"), "initialize from Origin null",
+	expectForeignRefused(t, initializeFrom(h, "null"), "initialize from Origin null",
 		"any web page can send \"null\" (a sandboxed iframe, a data: URL), so it is never allowed")
 }
 
@@ -460,7 +521,7 @@ func checkDefaultAllowlist(t *check.T) {
 	})
 	explicit := startOrigin(t)
 	resp := initializeFrom(explicit, "http://127.0.0.1:5173")
-	expectForbidden(t, resp, "with -allow-origin 'https://*.example.com,http://localhost:*' (and two more), initialize from Origin http://127.0.0.1:5173",
+	expectForeignRefused(t, resp, "with -allow-origin 'https://*.example.com,http://localhost:*' (and two more), initialize from Origin http://127.0.0.1:5173",
 		"an explicit allowlist replaces the loopback default; it does not add to it")
 }
 
@@ -468,12 +529,13 @@ func checkDefaultAllowlist(t *check.T) {
 
 func checkHostHeader(t *check.T) {
 	h := startOrigin(t)
+	suspectNoGuard(t, h)
 	_, port, _ := net.SplitHostPort(strings.TrimSuffix(strings.TrimPrefix(h.URL, "http://"), "/mcp"))
 	for _, good := range []string{"localhost:" + port, "127.0.0.1:" + port, "[::1]:" + port, "localhost"} {
 		expectServed(t, initializeFrom(h, "", "Host", good), "initialize with Host "+good, "it names this machine without DNS")
 	}
 	for _, bad := range []string{"evil.example:" + port, "localhost.evil.example:" + port, "127.0.0.1.nip.io:" + port, "evil.example"} {
-		expectForbidden(t, initializeFrom(h, "", "Host", bad), "initialize with Host "+bad+" (no Origin)",
+		expectForbiddenHost(t, initializeFrom(h, "", "Host", bad), "initialize with Host "+bad+" (no Origin)",
 			"the request came in on loopback under a DNS name other than localhost: a rebound name")
 	}
 	session, _ := h.Initialize(rev)
@@ -484,10 +546,18 @@ func checkHostHeader(t *check.T) {
 			Got: streamSummary(get), Want: "HTTP 403 with a JSON-RPC error body, at once"})
 	}
 	get.End(wire.T1)
-	expectForbidden(t, h.Do(wire.Req{Method: http.MethodDelete, Header: with(session, rev, "", "Host", rebound), Purpose: "DELETE with Host " + rebound}),
+	expectForbiddenHost(t, h.Do(wire.Req{Method: http.MethodDelete, Header: with(session, rev, "", "Host", rebound), Purpose: "DELETE with Host " + rebound}),
 		"a DELETE with Host "+rebound, "the Host check holds for every method")
-	expectForbidden(t, initializeFrom(h, "https://app.example.com", "Host", rebound), "initialize from an allowed Origin with Host "+rebound,
+	expectForbiddenHost(t, initializeFrom(h, "https://app.example.com", "Host", rebound), "initialize from an allowed Origin with Host "+rebound,
 		"Host and Origin are checked separately: an allowed Origin does not excuse a rebound Host")
+}
+
+// suspectNoGuard notes causeOriginGuard when the server serves a foreign
+// Origin: it has no guard then, and the Host check lives in the guard.
+func suspectNoGuard(t *check.T, h *wire.HTTP) {
+	if resp := initializeFrom(h, "http://evil.example"); resp.Status != http.StatusForbidden {
+		t.Suspect(causeOriginGuard)
+	}
 }
 
 // ---- step 4: CORS ----
@@ -572,7 +642,8 @@ func checkCORSResponses(t *check.T) {
 	got := resp.Summary() + "; " + corsHeaders(resp.Header)
 	switch {
 	case resp.Header.Get("Access-Control-Allow-Origin") != app:
-		t.Fail(check.Failure{What: "the answer to initialize from " + app + " does not grant that origin", Got: got, Want: "Access-Control-Allow-Origin: " + app})
+		t.Fail(check.Failure{What: "the answer to initialize from " + app + " does not grant that origin", Got: got, Want: "Access-Control-Allow-Origin: " + app,
+			Cause: noGrant(resp.Header)})
 	case !hasToken(resp.Header.Values("Access-Control-Expose-Headers"), "Mcp-Session-Id") || resp.Header.Get("Access-Control-Expose-Headers") == "*":
 		t.Fail(check.Failure{What: "the answer to initialize does not expose Mcp-Session-Id, so the page cannot read its session id", Got: got,
 			Want: "Access-Control-Expose-Headers: Mcp-Session-Id"})
@@ -582,7 +653,7 @@ func checkCORSResponses(t *check.T) {
 	session := resp.Header.Get("Mcp-Session-Id")
 	h.Do(wire.Req{Header: with(session, rev, app), Body: wire.Notification("notifications/initialized", nil), Purpose: "notifications/initialized from " + app})
 	g := h.Open(wire.Req{Method: http.MethodGet, Header: with(session, rev, app, "Accept", "text/event-stream"), Purpose: "GET stream from " + app})
-	expectEventStream(t, g, "GET from "+app)
+	expectEventStream(t, g, "GET from "+app, "")
 	if g.Header.Get("Access-Control-Allow-Origin") != app {
 		t.Fail(check.Failure{What: "the GET stream opened for " + app + " does not grant that origin, so the page cannot read it",
 			Got: corsHeaders(g.Header), Want: "Access-Control-Allow-Origin: " + app})
@@ -593,7 +664,7 @@ func checkForeignPreflight(t *check.T) {
 	h := startOrigin(t)
 	for _, origin := range []string{"http://evil.example", "https://evil.example.com.attacker.net", "null"} {
 		resp := preflight(h, origin, http.MethodPost, "content-type,mcp-protocol-version")
-		expectForbidden(t, resp, "the preflight of a POST from "+origin, "the guard refuses a foreign Origin on every method, OPTIONS included")
+		expectForeignRefused(t, resp, "the preflight of a POST from "+origin, "the guard refuses a foreign Origin on every method, OPTIONS included")
 		if acao := resp.Header.Get("Access-Control-Allow-Origin"); acao != "" {
 			t.Fail(check.Failure{What: "the refused preflight from " + origin + " still carries a CORS grant", Got: corsHeaders(resp.Header), Want: "no Access-Control-Allow-Origin"})
 		}
@@ -618,13 +689,34 @@ func originHeader(origin string, extra ...string) http.Header {
 	return h
 }
 
-// dialWS opens /ws and fails the check unless the server upgrades.
+// dialWS opens /ws and fails the check unless the server upgrades: what
+// ORIGIN-15 tests (causeWebSocket).
 func dialWS(t *check.T, h *wire.HTTP, header http.Header, purpose string) *wire.WS {
 	ws, resp := h.DialWS(header, purpose)
 	if ws == nil {
-		t.Fail(check.Failure{What: fmt.Sprintf("the WebSocket handshake (%s) got HTTP %d", purpose, resp.Status), Got: resp.Summary(), Want: "HTTP 101 Switching Protocols"})
+		t.Fail(check.Failure{What: fmt.Sprintf("the WebSocket handshake (%s) got HTTP %d", purpose, resp.Status), Got: resp.Summary(), Want: "HTTP 101 Switching Protocols",
+			Cause: causeWebSocket})
 	}
 	return ws
+}
+
+// noSocket names causeWebSocket when a handshake the server should have
+// refused with 403 was neither refused nor upgraded: no /ws at all.
+func noSocket(ws *wire.WS, status int) string {
+	if ws == nil && status != http.StatusForbidden {
+		return causeWebSocket
+	}
+	return ""
+}
+
+// noGrant names causeCORS when an answer carries no CORS header at all.
+func noGrant(h http.Header) string {
+	for name := range h {
+		if strings.HasPrefix(name, "Access-Control-") {
+			return ""
+		}
+	}
+	return causeCORS
 }
 
 func checkWebSocketServes(t *check.T) {
@@ -655,7 +747,7 @@ func checkWebSocketRefuses(t *check.T) {
 		ws, resp := h.DialWS(originHeader(origin), "handshake from Origin "+origin)
 		if ws != nil || resp.Status != http.StatusForbidden {
 			t.Fail(check.Failure{What: fmt.Sprintf("the WebSocket handshake from Origin %s got HTTP %d: any web site could open this socket and drive the server", origin, resp.Status),
-				Got: resp.Summary(), Want: "HTTP 403, and no upgrade"})
+				Got: resp.Summary(), Want: "HTTP 403, and no upgrade", Cause: noSocket(ws, resp.Status)})
 		}
 	}
 	dialWS(t, h, originHeader("https://app.example.com"), "handshake from Origin https://app.example.com (the positive control)")
@@ -667,7 +759,8 @@ func checkWebSocketHost(t *check.T) {
 	for _, bad := range []string{"evil.example:" + port, "localhost.evil.example:" + port} {
 		ws, resp := h.DialWS(originHeader("", "Host", bad), "handshake with Host "+bad)
 		if ws != nil || resp.Status != http.StatusForbidden {
-			t.Fail(check.Failure{What: fmt.Sprintf("the WebSocket handshake with Host %s got HTTP %d", bad, resp.Status), Got: resp.Summary(), Want: "HTTP 403, and no upgrade"})
+			t.Fail(check.Failure{What: fmt.Sprintf("the WebSocket handshake with Host %s got HTTP %d", bad, resp.Status), Got: resp.Summary(), Want: "HTTP 403, and no upgrade",
+				Cause: noSocket(ws, resp.Status)})
 		}
 	}
 	dialWS(t, h, originHeader("", "Host", "localhost:"+port), "handshake with Host localhost:"+port+" (the positive control)")

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"mcpcourse/grader/internal/check"
+	"mcpcourse/grader/internal/wire"
 )
 
 // A learner fixes one thing at a time, so a graded lesson reads best as one
@@ -127,11 +128,39 @@ func RunCommand(l *Lesson, id string) string {
 	return fmt.Sprintf("go test ./grader -run 'Lesson%s/%s'", l.Number, id)
 }
 
-// Reports returns the full report of each failure and warning that no
-// other failure explains, in the lesson's order, each followed by the
-// checks it blocks. With verbose, passing checks get a line each too.
+// runCommandOn is RunCommand for target, with the environment that points
+// the grader at an external server.
+func runCommandOn(target check.Target, l *Lesson, id string) string {
+	quote := func(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
+	var env []string
+	switch {
+	case len(target.Command) > 0:
+		env = append(env, "GRADER_COMMAND="+quote(target.Invocation()))
+	case target.URL != "":
+		env = append(env, "GRADER_URL="+quote(target.URL))
+		if target.Stateless {
+			env = append(env, "GRADER_STATELESS=1")
+		}
+		if len(target.AllowOrigins) > 0 {
+			env = append(env, "GRADER_ALLOW_ORIGIN="+quote(strings.Join(target.AllowOrigins, ",")))
+		}
+	}
+	return strings.Join(append(env, RunCommand(l, id)), " ")
+}
+
+// Reports returns the report of each failure and warning that no other
+// failure explains, in the lesson's order, each followed by the checks it
+// blocks. The failures of the step to work on now (the step of Next) and of
+// the steps before it get their full reports; those of later steps get
+// their first lines and the command that shows the rest, so that a learner
+// reads about the step at hand, not about every step still to write. With
+// verbose, passing checks get a line each too.
 func (o *Outcome) Reports(verbose bool) string {
 	var b strings.Builder
+	step := 0 // the step to work on: failures of later steps are shown short
+	if next := o.Next(); next != nil {
+		step = next.Step
+	}
 	for _, r := range o.Results {
 		id := r.Check.ID
 		switch {
@@ -140,14 +169,28 @@ func (o *Outcome) Reports(verbose bool) string {
 				fmt.Fprintf(&b, "PASS %s [%s] %s (%.2fs)\n\n", id, r.Check.Severity, r.Check.Title, r.Duration.Seconds())
 			}
 			continue
+		case r.Status == check.Skip:
+			if verbose {
+				b.WriteString(r.Report + "\n")
+			}
+			continue
 		case o.BlockedBy[id] != "":
 			continue // listed under the report of its cause
 		}
-		b.WriteString(r.Report)
+		report := r.Report
+		if o.Lesson.Underneath != "" && basicCauses[r.Cause] {
+			report = afterWhat(report, fmt.Sprintf("  %-7s %s", "stages", o.Lesson.Underneath))
+		}
+		if step > 0 && r.Check.Step > step {
+			b.WriteString(shortReport(report))
+			fmt.Fprintf(&b, "  %-7s step %d: its full report shows when you reach that step (now step %d); to see it now: %s\n", "later", r.Check.Step, step, RunCommand(o.Lesson, id))
+		} else {
+			b.WriteString(report)
+		}
 		if cause := o.CausedBy[id]; cause != "" {
 			c := o.Lesson.Check(cause)
 			fmt.Fprintf(&b, "  %-7s this failure comes from what %s checks (%s), which did not run:\n", "cause", cause, c.Title)
-			fmt.Fprintf(&b, "  %-7s make it pass first: %s\n", "", RunCommand(o.Lesson, cause))
+			fmt.Fprintf(&b, "  %-7s make it pass first: %s\n", "", runCommandOn(o.Target, o.Lesson, cause))
 		}
 		if blocked := o.blocks(id); len(blocked) > 0 {
 			what := fmt.Sprintf("%d more checks fail because of this; they are graded again once it passes:", len(blocked))
@@ -162,6 +205,42 @@ func (o *Outcome) Reports(verbose bool) string {
 		b.WriteByte('\n')
 	}
 	return b.String()
+}
+
+// basicCauses are the failures of a server's basics: it does not start,
+// answers 501, fails initialize, or issues no session id.
+var basicCauses = map[string]bool{wire.CauseStart: true, wire.CauseUnimplemented: true, wire.CauseInitialize: true, wire.CauseSession: true}
+
+// afterWhat puts line into a report right after its what field, so that
+// it is among the first things a learner reads.
+func afterWhat(report, line string) string {
+	lines := strings.Split(report, "\n")
+	at := len(lines)
+	for i := 1; i < len(lines); i++ {
+		if strings.HasPrefix(lines[i], "  ") && !strings.HasPrefix(lines[i], "   ") && !strings.HasPrefix(lines[i], "  what ") {
+			at = i
+			break
+		}
+	}
+	if at == len(lines) && at > 0 && lines[at-1] == "" {
+		at-- // before the report's final newline
+	}
+	lines = append(lines[:at], append([]string{line}, lines[at:]...)...)
+	return strings.Join(lines, "\n")
+}
+
+// shortReport keeps a report's first line and the first line of its what
+// field.
+func shortReport(report string) string {
+	lines := strings.Split(report, "\n")
+	out := lines[0] + "\n"
+	for _, line := range lines[1:] {
+		if strings.HasPrefix(line, "  what ") {
+			out += line + "\n"
+			break
+		}
+	}
+	return out
 }
 
 // wrapIDs joins ids with commas, perLine to a line.
@@ -184,10 +263,12 @@ func wrapIDs(ids []string, perLine int) []string {
 func (o *Outcome) Summary() string {
 	l := o.Lesson
 	var b strings.Builder
-	fmt.Fprintf(&b, "Lesson %s · %s, graded on %s (%s)\n", l.Number, l.Title, o.Target.Name, o.Target.Package)
+	fmt.Fprintf(&b, "Lesson %s · %s, graded on %s\n", l.Number, l.Title, o.Target.Describe())
 	for _, r := range o.Results {
 		mark, note := "✓", ""
 		switch r.Status {
+		case check.Skip:
+			mark, note = "-", "  (skipped: it does not apply)"
 		case check.Warn:
 			mark = "!"
 		case check.Fail:
@@ -198,11 +279,67 @@ func (o *Outcome) Summary() string {
 		}
 		fmt.Fprintf(&b, "  %s %-9s step %d  %s%s\n", mark, r.Check.ID, r.Check.Step, r.Check.Title, note)
 	}
+	if o.Target.External() {
+		fmt.Fprintf(&b, "%d of %d checks that apply pass; %d skipped.", o.Passed(), len(o.Results)-o.Skipped(), o.Skipped())
+		if next := o.Next(); next != nil {
+			fmt.Fprintf(&b, " First to look at: %s. Run it alone: %s", next.ID, runCommandOn(o.Target, l, next.ID))
+		}
+		return b.String()
+	}
 	fmt.Fprintf(&b, "%d of %d checks pass.", o.Passed(), len(o.Results))
 	if next := o.Next(); next != nil {
 		fmt.Fprintf(&b, " Next: %s, step %d of %s. Run it alone: %s", next.ID, next.Step, l.Guide, RunCommand(l, next.ID))
 	} else if len(o.Results) == len(l.Checks) {
 		fmt.Fprintf(&b, " Lesson %s is done. Compare with the reference: solutions/%s", l.Number, l.Stage)
+	}
+	return b.String()
+}
+
+// Skipped counts the checks that did not apply.
+func (o *Outcome) Skipped() int {
+	n := 0
+	for _, r := range o.Results {
+		if r.Status == check.Skip {
+			n++
+		}
+	}
+	return n
+}
+
+// Verdict sorts the failures of an external server by whose rule they
+// break: the MCP spec's (with the section and its words), or only the
+// course's, which asks more of its own servers than the spec does; then it
+// lists the checks that did not apply, and why. A failure blocked by
+// another is listed under it, as in Reports.
+func (o *Outcome) Verdict() string {
+	var spec, course, skipped strings.Builder
+	for _, r := range o.Results {
+		id := r.Check.ID
+		switch {
+		case r.Status == check.Skip:
+			fmt.Fprintf(&skipped, "  %-9s %s\n", id, r.Skipped)
+		case r.Status == check.Pass:
+		case o.BlockedBy[id] != "":
+			w := &course
+			if r.Rule == check.SpecRule {
+				w = &spec
+			}
+			fmt.Fprintf(w, "  %-9s (fails because %s does)\n", id, o.BlockedBy[id])
+		case r.Rule == check.SpecRule:
+			fmt.Fprintf(&spec, "  %-9s %s\n  %-9s %s\n  %-9s the server: %s\n", id, r.Check.Title, "", r.Cites, "", r.What)
+		default:
+			fmt.Fprintf(&course, "  %-9s %s\n  %-9s the server: %s\n", id, r.Check.Title, "", r.What)
+		}
+	}
+	var b strings.Builder
+	if spec.Len() > 0 {
+		b.WriteString("Spec rules this server breaks:\n" + spec.String())
+	}
+	if course.Len() > 0 {
+		b.WriteString("Course rules it does not meet (the spec leaves these open; the course asks more of its own servers):\n" + course.String())
+	}
+	if skipped.Len() > 0 {
+		b.WriteString("Checks that do not apply to it:\n" + skipped.String())
 	}
 	return b.String()
 }

@@ -52,6 +52,23 @@ func TestOutcomeReportsEachCauseOnce(t *testing.T) {
 	assert.Equal(t, "X-02", o.Next().ID)
 	assert.Contains(t, o.Reports(false), "make it pass first: go test ./grader -run 'Lesson99/X-02'")
 
+	// A failure of a later step than the one at hand is shown short.
+	l.Checks[4].Step = 3
+	defer func() { l.Checks[4].Step = 1 }()
+	o = NewOutcome(l, check.Target{}, []check.Result{result("X-01", check.Fail, ""), result("X-05", check.Fail, "")})
+	reports = o.Reports(false)
+	assert.Contains(t, reports, "FAIL X-01 [MUST] title\n  what    broke\n\n")
+	assert.Contains(t, reports, "FAIL X-05 [MUST] title\n  what    broke\n  later   step 3: its full report shows when you reach that step (now step 1); to see it now: go test ./grader -run 'Lesson99/X-05'\n")
+
+	// A lesson built on earlier stages says so under a failure of the
+	// server's basics, and only there.
+	l.Underneath = "the earlier stages run underneath"
+	defer func() { l.Underneath = "" }()
+	o = NewOutcome(l, check.Target{}, []check.Result{result("X-01", check.Fail, "start"), result("X-04", check.Fail, "")})
+	reports = o.Reports(false)
+	assert.Contains(t, reports, "FAIL X-01 [MUST] title\n  what    broke\n  stages  the earlier stages run underneath\n")
+	assert.Equal(t, 1, strings.Count(reports, "  stages  "), reports)
+
 	// Everything passes.
 	o = NewOutcome(l, check.Target{}, []check.Result{result("X-04", check.Pass, "")})
 	assert.Nil(t, o.Next())

@@ -98,12 +98,15 @@ func startHTTPServer(t *testing.T, bin string, stateless bool, extraArgs ...stri
 	}
 
 	// "notes-server: listening on http://127.0.0.1:PORT/mcp (stateful)", and
-	// later stages say more in the parentheses: "(stateful, resumable streams)".
+	// later stages say more in the parentheses, after a comma or a
+	// semicolon: "(stateful, resumable streams; WebSocket at /ws)",
+	// "(stateless; WebSocket at /ws)".
 	_, rest, _ := strings.Cut(strings.TrimSpace(line), "listening on ")
 	endpoint, about, _ := strings.Cut(rest, " ")
 	require.True(t, strings.HasPrefix(endpoint, "http://127.0.0.1:") && strings.HasSuffix(endpoint, "/mcp"),
 		"unexpected listening line: %q", line)
 	gotMode, _, _ := strings.Cut(strings.Trim(about, "()"), ",")
+	gotMode, _, _ = strings.Cut(gotMode, ";")
 	require.Equal(t, mode, gotMode, "the server reports the wrong mode: %q", line)
 	return endpoint
 }

@@ -21,12 +21,19 @@ type stage struct {
 	// resumable: the server has the standalone GET stream, event ids,
 	// priming events and Last-Event-ID replay (stage 03 on).
 	resumable bool
+
+	// guarded: the server refuses web origins it does not trust (flag
+	// -allow-origin; by default it trusts loopback origins only), checks
+	// Host against DNS rebinding, and serves a WebSocket at /ws beside
+	// /mcp, one JSON-RPC message per text frame (stage 04 on).
+	guarded bool
 }
 
 var stages = []stage{
 	{dir: "01-stdio"},
 	{dir: "02-streamable-http", http: true},
 	{dir: "03-sse-resume", http: true, resumable: true},
+	{dir: "04-origin", http: true, resumable: true, guarded: true},
 }
 
 // targetEnv names the folder that holds the stage folders the tests drive,
@@ -81,6 +88,7 @@ func allStages(stage) bool         { return true }
 func stdioStages(s stage) bool     { return !s.http }
 func httpStages(s stage) bool      { return s.http }
 func resumableStages(s stage) bool { return s.resumable }
+func guardedStages(s stage) bool   { return s.guarded }
 
 // modes are the two ways an HTTP stage runs.
 var modes = []struct {

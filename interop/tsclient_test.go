@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"net/url"
 	"os/exec"
 	"strings"
 	"testing"
@@ -43,9 +44,10 @@ type countdownSpec struct {
 
 // tsConfig is the script's input (see drive.mjs).
 type tsConfig struct {
-	Transport  string         `json:"transport"` // "stdio" or "http"
+	Transport  string         `json:"transport"` // "stdio", "http" or "websocket"
 	Command    string         `json:"command,omitempty"`
 	URL        string         `json:"url,omitempty"`
+	Origin     string         `json:"origin,omitempty"` // an Origin header to send, as a web page would
 	Scenario   string         `json:"scenario"`
 	Echo       string         `json:"echo,omitempty"`
 	Countdown  *countdownSpec `json:"countdown,omitempty"`
@@ -76,8 +78,10 @@ type tsReport struct {
 		SessionID       string `json:"sessionId"`
 		LastEventID     string `json:"lastEventId"`
 		ProtocolVersion string `json:"protocolVersion"`
+		Origin          string `json:"origin"`
 		Status          int    `json:"status"`
 		ContentType     string `json:"contentType"`
+		AllowOrigin     string `json:"allowOrigin"` // Access-Control-Allow-Origin
 		Error           string `json:"error"`
 	} `json:"http"`
 	TransportErrors []struct {
@@ -121,12 +125,17 @@ func (r *tsReport) step(t *testing.T, name string) json.RawMessage {
 	return nil
 }
 
-// runTSClient runs the script with cfg and returns its report. A run that
-// fails on its own account (an error of the SDK's, a timeout) still has a
-// report, and the failed step says why.
+// runTSClient runs the script with cfg on the machine's Node.js and
+// returns its report. A run that fails on its own account (an error of the
+// SDK's, a timeout) still has a report, and the failed step says why.
 func runTSClient(t *testing.T, cfg tsConfig) *tsReport {
 	t.Helper()
-	node := machineNode(t)
+	return runTSClientOn(t, machineNode(t), cfg)
+}
+
+// runTSClientOn is runTSClient on the given Node.js.
+func runTSClientOn(t *testing.T, node string, cfg tsConfig) *tsReport {
+	t.Helper()
 	script := npmFile(t, "tsclient", "drive.mjs")
 	npmFile(t, "tsclient", "node_modules/@modelcontextprotocol/sdk/package.json")
 	cfg.DeadlineMS = int(tsScriptDeadline.Milliseconds())
@@ -160,7 +169,9 @@ func runTSClient(t *testing.T, cfg tsConfig) *tsReport {
 // TestTSClient drives every stage's server with the official TypeScript
 // SDK client: a whole session over stdio, and over Streamable HTTP stateful
 // and stateless; on HTTP, what the client does after an error on an SSE
-// stream; from stage 03 on, its resumption of a stream cut mid-way.
+// stream; from stage 03 on, its resumption of a stream cut mid-way; from
+// stage 04 on, a whole session over the WebSocket at /ws, and web origins
+// the server allows and refuses.
 func TestTSClient(t *testing.T) {
 	eachStage(t, allStages, func(t *testing.T, s stage) {
 		if !s.http {
@@ -184,6 +195,10 @@ func TestTSClient(t *testing.T) {
 		t.Run("tool-error", func(t *testing.T) { testTSToolError(t, s) })
 		if s.resumable {
 			t.Run("resume", func(t *testing.T) { testTSResume(t, s) })
+		}
+		if s.guarded {
+			t.Run("websocket", func(t *testing.T) { testTSWebSocket(t, s) })
+			t.Run("origin", func(t *testing.T) { testTSOrigin(t, s) })
 		}
 	})
 }
@@ -438,4 +453,128 @@ func testTSResume(t *testing.T, s stage) {
 	}
 	assert.Equal(t, 1, resumes, "the client resumes the cut stream once")
 	r.step(t, "close")
+}
+
+// webSocketURL returns the URL of the WebSocket entry point of the server
+// whose MCP endpoint is endpoint: ws://HOST/ws beside http://HOST/mcp.
+func webSocketURL(t *testing.T, endpoint string) string {
+	t.Helper()
+	u, err := url.Parse(endpoint)
+	require.NoError(t, err)
+	u.Scheme, u.Path = "ws", "/ws"
+	return u.String()
+}
+
+// testTSWebSocket drives the WebSocket at /ws with the SDK's
+// WebSocketClientTransport: a whole session, one JSON-RPC message per text
+// frame, under the subprotocol "mcp" that the transport asks for and
+// without which it gives up. WebSocket is no standard MCP transport; this
+// is the one MCP WebSocket client an official SDK ships. It runs on
+// Node.js 22: the transport needs the global WebSocket, which Node.js 20
+// has only behind a flag.
+func testTSWebSocket(t *testing.T, s stage) {
+	endpoint := startStage(t, s, false)
+	r := runTSClientOn(t, node22(t), tsConfig{
+		Transport: "websocket",
+		URL:       webSocketURL(t, endpoint),
+		Scenario:  "session",
+		Echo:      echoText,
+		Countdown: &countdownSpec{From: 3, IntervalMS: 20},
+	})
+	checkTSSession(t, r)
+	assert.Empty(t, r.HTTP, "a WebSocket session makes no HTTP requests of its own")
+	require.NotNil(t, r.Close)
+	assert.False(t, r.Close.DeleteSent, "a WebSocket session ends with its connection, not with a DELETE")
+}
+
+// Origins for testTSOrigin, against a server started with
+// -allow-origin 'https://*.example.com'.
+const (
+	allowedOrigin = "https://app.example.com"
+	// A look-alike: its host begins with an allowed one, and is not below
+	// example.com.
+	refusedOrigin = "https://app.example.com.evil.test"
+)
+
+// testTSOrigin sends the SDK client's requests with an Origin header, as a
+// web page's would carry, to a server that allows https://*.example.com:
+// an allowed origin gets a whole session, over HTTP and over the
+// WebSocket; a refused one gets 403 on its first request, and the client
+// gives up.
+func testTSOrigin(t *testing.T, s stage) {
+	endpoint := startHTTPServer(t, buildServer(t, s.pkg()), false, "-allow-origin", "https://*.example.com")
+
+	t.Run("http-allowed", func(t *testing.T) {
+		r := runTSClient(t, tsConfig{
+			Transport: "http",
+			URL:       endpoint,
+			Origin:    allowedOrigin,
+			Scenario:  "session",
+			Echo:      echoText,
+			Countdown: &countdownSpec{From: 3, IntervalMS: 20},
+		})
+		checkTSSession(t, r)
+		checkTSHTTP(t, s, r, false)
+		// The server echoes an Origin it allows in its CORS grant, which
+		// shows that the header reached it on every request.
+		for _, h := range r.HTTP {
+			assert.Equal(t, allowedOrigin, h.Origin, "Origin sent with %s %s", h.Method, h.RPC)
+			assert.Equal(t, allowedOrigin, h.AllowOrigin, "Access-Control-Allow-Origin of %s %s", h.Method, h.RPC)
+		}
+	})
+
+	t.Run("http-refused", func(t *testing.T) {
+		r := runTSClient(t, tsConfig{Transport: "http", URL: endpoint, Origin: refusedOrigin, Scenario: "refused"})
+		outcome := checkTSRefused(t, r)
+		assert.Equal(t, http.StatusForbidden, outcome.Code, "the SDK's error for the refused initialize: %s", outcome.Message)
+		require.Len(t, r.HTTP, 1, "the client gives up after its first request is refused")
+		h := r.HTTP[0]
+		assert.Equal(t, "POST initialize", h.Method+" "+h.RPC)
+		assert.Equal(t, refusedOrigin, h.Origin, "Origin sent")
+		assert.Equal(t, http.StatusForbidden, h.Status, "a present Origin the allowlist does not name (basic/transports, \"Security Warning\")")
+		assert.Empty(t, h.AllowOrigin, "no CORS grant for a refused origin")
+	})
+
+	ws := webSocketURL(t, endpoint)
+	t.Run("websocket-allowed", func(t *testing.T) {
+		r := runTSClientOn(t, node22(t), tsConfig{
+			Transport: "websocket",
+			URL:       ws,
+			Origin:    allowedOrigin,
+			Scenario:  "session",
+			Echo:      echoText,
+			Countdown: &countdownSpec{From: 3, IntervalMS: 20},
+		})
+		checkTSSession(t, r)
+	})
+
+	t.Run("websocket-refused", func(t *testing.T) {
+		// A browser's WebSocket, like Node's, does not tell a page the
+		// status of a failed handshake (the server answers 403, which the
+		// grader and the unit tests check): the client only learns that
+		// the connection failed.
+		r := runTSClientOn(t, node22(t), tsConfig{Transport: "websocket", URL: ws, Origin: refusedOrigin, Scenario: "refused"})
+		outcome := checkTSRefused(t, r)
+		t.Logf("the SDK's error for the refused handshake: %s", outcome.Message)
+	})
+}
+
+// tsRefusal is how a "refused" run's connect failed.
+type tsRefusal struct {
+	Refused bool   `json:"refused"`
+	Code    int    `json:"code"`
+	Message string `json:"message"`
+}
+
+// checkTSRefused checks that a "refused" run's connect failed, and that
+// nothing of the server's reached the client's transport.
+func checkTSRefused(t *testing.T, r *tsReport) tsRefusal {
+	t.Helper()
+	var outcome tsRefusal
+	require.NoError(t, json.Unmarshal(r.step(t, "connect refused"), &outcome))
+	require.True(t, outcome.Refused, "the server let the client in")
+	for _, w := range r.Wire {
+		assert.NotEqual(t, "in", w.Dir, "a message reached the refused client: %+v", w.Message)
+	}
+	return outcome
 }

@@ -96,7 +96,7 @@ func describeTarget(o grader.Options) string {
 }
 
 // renderBoard writes the board: a progress bar per lesson, the checks of
-// the current lesson, its first failure in full and the next step.
+// the current lesson, its failures (one report per cause) and the next step.
 func renderBoard(w io.Writer, st style, root string, p progress, all bool) {
 	width := 0
 	for _, r := range p.lessons {
@@ -123,8 +123,9 @@ func renderBoard(w io.Writer, st style, root string, p progress, all bool) {
 	renderNext(w, st, root, p)
 }
 
-// renderNext writes what to do next: the current lesson's build error or
-// first failure in full, and the step of the lesson that fixes it.
+// renderNext writes what to do next: the current lesson's build error, or
+// its failure reports, one per cause, each with the checks it blocks (the
+// grader's own grouping), and the step of the lesson that fixes the first.
 func renderNext(w io.Writer, st style, root string, p progress) {
 	if p.current < 0 {
 		renderDone(w, st, p)
@@ -147,8 +148,19 @@ func renderNext(w io.Writer, st style, root string, p progress) {
 		return
 	}
 	if f := cur.firstFailure(); f != nil {
-		fmt.Fprintf(w, "%s %s, the first check to work on:\n\n", st.red("First failure:"), f.ID)
-		fmt.Fprintln(w, indent(strings.TrimRight(f.Report, "\n"), "  "))
+		reports := cur.Reports
+		if reports == "" {
+			reports = f.Report
+		}
+		what := "the check to work on first"
+		switch n := cur.blocked(); {
+		case n == 1:
+			what = "the check to work on first. One report per cause: 1 more failing check is listed under the report of the failure it comes from"
+		case n > 1:
+			what = fmt.Sprintf("the check to work on first. One report per cause: %d more failing checks are listed under the report of the failure they come from", n)
+		}
+		fmt.Fprintf(w, "%s %s, %s.\n\n", st.red("Fix first:"), f.ID, what)
+		fmt.Fprintln(w, indent(strings.TrimRight(reports, "\n"), "  "))
 		fmt.Fprintln(w)
 		fmt.Fprintf(w, "%s lesson %s, step %d: %q in %s\n", st.bold("Next:"), cur.Number, f.Step, stepHeading(root, l, f.Step), l.Guide)
 		fmt.Fprintf(w, "  run this check alone   go test ./grader -run 'Lesson%s/%s'\n", cur.Number, f.ID)
@@ -163,7 +175,11 @@ func renderNext(w io.Writer, st style, root string, p progress) {
 func renderChecks(w io.Writer, st style, r lessonResult) {
 	fmt.Fprintf(w, "Lesson %s · %s%s\n", r.Number, r.Title, cachedNote(r))
 	for _, c := range r.Checks {
-		fmt.Fprintf(w, "  %s %-9s step %d  %s\n", statusMark(st, c.Status), c.ID, c.Step, c.Title)
+		note := ""
+		if c.Status == statusFail && c.BlockedBy != "" {
+			note = st.dim("  (blocked by " + c.BlockedBy + ")")
+		}
+		fmt.Fprintf(w, "  %s %-9s step %d  %s%s\n", statusMark(st, c.Status), c.ID, c.Step, c.Title, note)
 	}
 }
 
@@ -235,6 +251,8 @@ func statusMark(st style, status string) string {
 		return st.red("✗")
 	case statusWarn:
 		return st.yellow("!")
+	case statusSkip:
+		return st.dim("–")
 	}
 	return st.dim("·")
 }

@@ -16,8 +16,8 @@ import (
 )
 
 // TestBoardOnAFreshClone grades the untouched starters for real: lesson 01
-// is the current lesson, with its first failure in full and the exact next
-// step; lesson 02 is not started, and not graded.
+// is the current lesson, with its failure reports (one per cause) and the
+// exact next step; lesson 02 is not started, and not graded.
 func TestBoardOnAFreshClone(t *testing.T) {
 	root := copyCourse(t, t.TempDir())
 	a := newTestApp(root, "")
@@ -26,8 +26,12 @@ func TestBoardOnAFreshClone(t *testing.T) {
 	assert.Contains(t, out, "▶ 01")
 	assert.Regexp(t, `02 .*not started`, out)
 	assert.Contains(t, out, "0/"+strconv.Itoa(len(grader.Lesson01.Checks)))
-	assert.Contains(t, out, "First failure: STDIO-01")
+	assert.Contains(t, out, "Fix first: STDIO-01")
 	assert.Contains(t, out, "FAIL STDIO-01 [MUST]", "the failure report in full")
+	blocked := len(grader.Lesson01.Checks) - 1
+	assert.Contains(t, out, "blocks  "+strconv.Itoa(blocked)+" more checks fail because of this", "one report per cause, with the checks it blocks")
+	assert.Contains(t, out, "(blocked by STDIO-01)")
+	assert.Equal(t, 1, strings.Count(out, "FAIL STDIO-"), "the failures STDIO-01 explains get no report of their own")
 	assert.Contains(t, out, "repro")
 	assert.Contains(t, out, `Next: lesson 01, step 1: "Step 1 · Read a line, answer a line" in lessons/01-stdio.md`)
 	assert.Contains(t, out, "go run ./cmd/course hint STDIO-01")
@@ -45,7 +49,7 @@ func TestBoardShowsABuildErrorAsABuildError(t *testing.T) {
 	assert.Contains(t, out, "does not build")
 	assert.Contains(t, out, "Build error: lesson 01 does not build")
 	assert.Contains(t, out, "serve.go", "the compiler's own words")
-	assert.NotContains(t, out, "First failure")
+	assert.NotContains(t, out, "Fix first")
 	assert.Contains(t, out, "· STDIO-01", "no check ran")
 }
 
@@ -143,3 +147,28 @@ func TestFingerprintSeesContentNotTimes(t *testing.T) {
 }
 
 var fixedTime = time.Date(2020, 1, 2, 3, 4, 5, 0, time.UTC)
+
+// TestRenderBoardNamesTheCause: when a later check's failure is the cause
+// of an earlier one's, the board sends the learner to the cause, as the
+// grader's summary does, and lists the failures it blocks under it.
+func TestRenderBoardNamesTheCause(t *testing.T) {
+	r := newLessonResult(grader.Lesson02, stateGraded)
+	for i := range r.Checks {
+		r.Checks[i].Status = statusPass
+		switch r.Checks[i].ID {
+		case "HTTP-02":
+			r.Checks[i].Status, r.Checks[i].BlockedBy = statusFail, "HTTP-09"
+		case "HTTP-09":
+			r.Checks[i].Status, r.Checks[i].Report = statusFail, "FAIL HTTP-09 [MUST] ...\n"
+		}
+	}
+	r.Next = "HTTP-09"
+	r.Reports = "FAIL HTTP-09 [MUST] ...\n  blocks  1 more check fails because of this\n          HTTP-02\n\n"
+	var out strings.Builder
+	renderBoard(&out, style{}, courseRoot(t), progress{lessons: []lessonResult{r}, current: 0}, false)
+	assert.Contains(t, out.String(), "Fix first: HTTP-09")
+	assert.Contains(t, out.String(), "1 more failing check is listed under the report of the failure it comes from")
+	assert.Contains(t, out.String(), "HTTP-02   step 1  "+grader.Lesson02.Check("HTTP-02").Title+"  (blocked by HTTP-09)")
+	assert.Contains(t, out.String(), "Next: lesson 02, step 2")
+	assert.Contains(t, out.String(), "hint HTTP-09")
+}

@@ -152,7 +152,7 @@ func openCache(root string, race bool) *gradeCache {
 }
 
 func (c *gradeCache) key(root string, l *grader.Lesson) string {
-	return fmt.Sprintf("v1 %s race=%t %s", c.goVer, c.race, fingerprint(root, lessonInputs(l)))
+	return fmt.Sprintf("v2 %s race=%t %s", c.goVer, c.race, fingerprint(root, lessonInputs(l)))
 }
 
 func (c *gradeCache) get(number, key string) (lessonResult, bool) {

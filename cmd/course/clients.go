@@ -19,6 +19,7 @@ var clientTests = map[string]string{
 	"01": "/01-stdio",
 	"02": "/02-streamable-http",
 	"03": "/03-sse-resume",
+	"04": "/04-origin",
 }
 
 // browserTests picks, per lesson, the grader's real-browser tests (go test
@@ -46,13 +47,25 @@ func (a *app) clients(args []string) error {
 	if err != nil {
 		return err
 	}
-	if pattern, ok := browserTests[l.Number]; ok {
-		return a.browserClients(l, pattern)
-	}
 	pattern, ok := clientTests[l.Number]
-	if !ok {
+	browser, inBrowser := browserTests[l.Number]
+	if !ok && !inBrowser {
 		return fmt.Errorf("lesson %s has no real-client tests yet", l.Number)
 	}
+	if ok {
+		if err := a.interopClients(l, pattern); err != nil {
+			return err
+		}
+	}
+	if inBrowser {
+		return a.browserClients(l, browser)
+	}
+	return nil
+}
+
+// interopClients runs the interop tests of one stage against the learner's
+// server.
+func (a *app) interopClients(l *grader.Lesson, pattern string) error {
 	dir := filepath.Join(a.root, "interop")
 	if !mentions(dir, interopTargetVar) {
 		return fmt.Errorf("the interop tests of this checkout always test the reference (they do not read %s yet), "+

@@ -4,10 +4,10 @@
 //	go run ./cmd/course
 //
 // With no arguments it shows where you stand: every lesson, its checks
-// passed, failed or not run, the first failure in full, and the exact next
-// step. Every result comes from a real run of the grader. The other
+// passed, failed or not run, the failures in full (one report per cause,
+// with the checks each blocks), and the exact next step. Every result comes from a real run of the grader. The other
 // subcommands re-grade on save (watch), give levelled hints (hint), restart
-// a stage (catch-up, reset), check a machine before a workshop (doctor), run
+// a stage or a step (catch-up, checkpoint, reset), check a machine before a workshop (doctor), run
 // real MCP clients against your server (clients), and grade a whole room
 // (grade, classroom). `go run ./cmd/course help` lists them.
 package main
@@ -60,6 +60,7 @@ func init() {
 		{"watch", "[NN] [--manual]", "re-grade the current lesson whenever you save a file of its stage", (*app).watch},
 		{"hint", "ID [--level N]", "the next level of a check's hint: a question, a pointer, a near-solution", (*app).hint},
 		{"catch-up", "NN [--yes]", "start lesson NN from the reference of the lesson before it (your files are backed up)", (*app).catchUp},
+		{"checkpoint", "NN S [--yes]", "start step S of lesson NN from the reference's state after step S-1 (your files are backed up)", (*app).checkpoint},
 		{"reset", "NN [--yes]", "reset lesson NN's stage to its starter (your files are backed up)", (*app).reset},
 		{"doctor", "", "check this machine for the course: Go, a loopback port, bash, curl, cgo, npm and Node", (*app).doctor},
 		{"clients", "NN", "run real MCP clients (the official Go SDK, the conformance suite) against your stage", (*app).clients},

@@ -21,6 +21,7 @@ const (
 	statusPass   = "PASS"
 	statusFail   = "FAIL"
 	statusWarn   = "WARN"
+	statusSkip   = "SKIP" // the check does not apply to an external server
 	statusNotRun = "NOT RUN"
 )
 
@@ -33,6 +34,15 @@ type checkResult struct {
 	Status   string  `json:"status"`
 	Seconds  float64 `json:"seconds,omitempty"`
 	Report   string  `json:"report,omitempty"` // the failure report; empty on a pass
+
+	// Rule says whose rule a failure breaks, "spec" or "course", and
+	// Skipped why a check did not apply: both only for external servers.
+	Rule    string `json:"rule,omitempty"`
+	Skipped string `json:"skipped,omitempty"`
+
+	// BlockedBy names the failing check whose cause this failure shares
+	// (grader.Outcome): it is graded again once that one passes.
+	BlockedBy string `json:"blocked_by,omitempty"`
 }
 
 // lessonResult is one lesson's outcome.
@@ -45,6 +55,13 @@ type lessonResult struct {
 	Error       string        `json:"error,omitempty"`
 	Checks      []checkResult `json:"checks"`
 	GradedAt    time.Time     `json:"graded_at"`
+
+	// Next is the check to work on first, as the grader's summary names it:
+	// the cause of the first failures, not merely the first failure.
+	// Reports are the grader's failure reports, one per cause, each with
+	// the checks it blocks (grader.Outcome.Reports).
+	Next    string `json:"next,omitempty"`
+	Reports string `json:"reports,omitempty"`
 
 	// Cached is set when the result was read back from the cache rather
 	// than graded by this run.
@@ -61,7 +78,7 @@ func newLessonResult(l *grader.Lesson, state string) lessonResult {
 }
 
 // tally counts a lesson's checks by status.
-type tally struct{ pass, warn, fail, notRun int }
+type tally struct{ pass, warn, fail, skip, notRun int }
 
 func (r lessonResult) tally() tally {
 	var t tally
@@ -73,6 +90,8 @@ func (r lessonResult) tally() tally {
 			t.warn++
 		case statusFail:
 			t.fail++
+		case statusSkip:
+			t.skip++
 		default:
 			t.notRun++
 		}
@@ -90,9 +109,17 @@ func (r lessonResult) Done() bool {
 	return r.State == stateGraded && t.fail == 0 && t.notRun == 0 && len(r.Checks) > 0
 }
 
-// firstFailure returns the failing check to work on next: the earliest
-// step's, in the lesson's order.
+// firstFailure returns the failing check to work on next: the one the
+// grader names (Next), or without it the earliest step's, in the lesson's
+// order.
 func (r lessonResult) firstFailure() *checkResult {
+	if r.Next != "" {
+		for i := range r.Checks {
+			if r.Checks[i].ID == r.Next {
+				return &r.Checks[i]
+			}
+		}
+	}
 	var first *checkResult
 	for i := range r.Checks {
 		c := &r.Checks[i]
@@ -101,6 +128,17 @@ func (r lessonResult) firstFailure() *checkResult {
 		}
 	}
 	return first
+}
+
+// blocked counts the failing checks that another failure blocks.
+func (r lessonResult) blocked() int {
+	n := 0
+	for _, c := range r.Checks {
+		if c.Status == statusFail && c.BlockedBy != "" {
+			n++
+		}
+	}
+	return n
 }
 
 // failing lists the ids of the failing checks.
@@ -135,10 +173,18 @@ func gradeNow(ctx context.Context, l *grader.Lesson, opts grader.Options) lesson
 		r.State, r.Error = stateError, err.Error()
 		return r
 	}
-	for i, res := range grader.RunAll(ctx, l, target) {
+	results := grader.RunAll(ctx, l, target)
+	outcome := grader.NewOutcome(l, target, results)
+	for i, res := range results {
 		c := &r.Checks[i]
 		c.Status, c.Seconds, c.Report = string(res.Status), res.Duration.Seconds(), res.Report
+		c.Rule, c.Skipped = string(res.Rule), res.Skipped
+		c.BlockedBy = outcome.BlockedBy[c.ID]
 	}
+	if next := outcome.Next(); next != nil {
+		r.Next = next.ID
+	}
+	r.Reports = outcome.Reports(false)
 	if ctx.Err() != nil {
 		// Checks cut short by the deadline failed for that reason alone.
 		r.State = stateTimedOut

@@ -5,15 +5,17 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"go/format"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
 	"mcpcourse/grader"
+	"mcpcourse/grader/steps"
+	"mcpcourse/internal/stagefiles"
 	"mcpcourse/internal/starters"
 )
 
@@ -54,6 +56,66 @@ func (a *app) catchUp(args []string) error {
 		return err
 	}
 	fmt.Fprintf(a.stdout, "Next: lesson %s, step 1 (%s). See where you stand: %s\n", l.Number, l.Guide, self)
+	return nil
+}
+
+// checkpoint starts step S of lesson NN from the reference's state before
+// it: the stage folder as a learner has it after steps 1 to S-1, made from
+// the reference with the work of steps S onwards undone (grader/steps),
+// each place marked TODO(step N). The course's proof grades these very
+// files, so the checks of steps 1 to S-1 pass, and those of step S and
+// later fail, as the lesson says.
+func (a *app) checkpoint(args []string) error {
+	fs := a.flags("checkpoint", "NN S [--yes]")
+	yes := fs.Bool("yes", false, "do not ask for confirmation")
+	rest, err := parse(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(rest) != 2 {
+		return usageError("name a lesson and the step to start, for example: %s checkpoint 02 3", self)
+	}
+	l, err := lessonArg(rest[0])
+	if err != nil {
+		return err
+	}
+	ls := steps.For(l.Number)
+	step, err := strconv.Atoi(strings.TrimPrefix(strings.ToLower(rest[1]), "step"))
+	switch {
+	case err != nil || step < 1 || step > ls.Steps:
+		return usageError("lesson %s has steps 1 to %d; name the one to start, such as %s checkpoint %s 2", l.Number, ls.Steps, self, l.Number)
+	case step == 1:
+		return usageError("step 1 starts from the starter: %s reset %s", self, l.Number)
+	}
+	want, err := ls.Files(a.root, step-1)
+	if err != nil {
+		return err
+	}
+	if same, _ := stageHolds(a.root, l.Stage, want); same {
+		fmt.Fprintf(a.stdout, "%s/ already holds the checkpoint of lesson %s, step %d. Start step %d: %s\n", l.Stage, l.Number, step, step, stepHeading(a.root, l, step))
+		return nil
+	}
+	fmt.Fprintf(a.stdout, "checkpoint %s %d replaces everything in %s/ with the reference as it stands after step %d\n"+
+		"(solutions/%s, with the work of steps %d to %d taken out and marked TODO(step N), its imports pointed at your stage folders).\n"+
+		"Your files in %s/ are copied to a backup folder first.\n",
+		l.Number, step, l.Stage, step-1, l.Stage, step, ls.Steps, l.Stage)
+	if !*yes && !a.confirm("Replace "+l.Stage+"/?") {
+		return &exitError{code: 1, msg: "nothing changed"}
+	}
+	backup, err := a.replaceStage(l.Stage, want)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(a.stdout, "Your files are in %s/.\n%s/ now holds the reference as it stands after step %d of lesson %s.\n", backup, l.Stage, step-1, l.Number)
+	if err := a.checkBuilds(l); err != nil {
+		return err
+	}
+	done := fmt.Sprintf("steps 1 to %d", step-1)
+	if step == 2 {
+		done = "step 1"
+	}
+	fmt.Fprintf(a.stdout, "Next: lesson %s, step %d (%q in %s). The places to write are marked TODO(step %d).\n"+
+		"The checks of %s pass now; see for yourself: %s\n", l.Number, step, stepHeading(a.root, l, step), l.Guide, step, done, self)
 	return nil
 }
 
@@ -105,36 +167,7 @@ func (a *app) stageCommand(name, what string, args []string) (l *grader.Lesson, 
 // commands in comments (go run ./solutions/…) name the learner's folders.
 // Paths in the result are relative to the stage folder.
 func referenceFiles(root, stage string) (map[string][]byte, error) {
-	dir := filepath.Join(root, "solutions", stage)
-	files := map[string][]byte{}
-	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		data, err := os.ReadFile(path)
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(dir, path)
-		if strings.HasSuffix(path, ".go") {
-			if data, err = rewriteImports(data); err != nil {
-				return fmt.Errorf("%s: %w", path, err)
-			}
-		}
-		files[filepath.ToSlash(rel)] = data
-		return nil
-	})
-	if err != nil {
-		return nil, fmt.Errorf("reading the reference of %s: %w", stage, err)
-	}
-	return files, nil
-}
-
-// rewriteImports points a reference file at the learner's stage folders.
-func rewriteImports(src []byte) ([]byte, error) {
-	src = bytes.ReplaceAll(src, []byte(`"`+modulePath+`/solutions/`), []byte(`"`+modulePath+`/`))
-	src = bytes.ReplaceAll(src, []byte(`./solutions/`), []byte(`./`))
-	return format.Source(src) // import paths sort differently now
+	return stagefiles.Reference(root, stage, stagefiles.Options{Tests: true})
 }
 
 // starterFiles reads a stage's starter as shipped, from the manifest and

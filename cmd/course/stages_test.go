@@ -4,13 +4,13 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
-	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"mcpcourse/grader"
+	"mcpcourse/grader/steps"
 )
 
 // backupIn finds the backup folder a command's output names.
@@ -95,11 +95,48 @@ func TestResetWithoutHistoryChangesNothing(t *testing.T) {
 	assert.NoDirExists(t, filepath.Join(root, stateDir, "backups"))
 }
 
-func TestRewriteImports(t *testing.T) {
-	src := "// Run it: go run ./solutions/02-streamable-http/cmd/server\npackage main\n\nimport (\n\t\"fmt\"\n\n\tstreamable \"mcpcourse/solutions/02-streamable-http\"\n\t\"mcpcourse/internal/mcp\"\n)\n"
-	out, err := rewriteImports([]byte(src))
+func TestCheckpointStartsAStepFromTheReference(t *testing.T) {
+	root := copyCourse(t, t.TempDir())
+	stage := filepath.Join(root, "03-sse-resume")
+	mine := filepath.Join(stage, "get.go")
+	writeFile(t, mine, readFile(t, mine)+"\n// my work in progress\n")
+
+	// Without a yes, nothing changes; a step out of range is a usage error.
+	a := newTestApp(root, "n\n")
+	assert.Equal(t, 1, a.run([]string{"checkpoint", "03", "3"}))
+	assert.Contains(t, readFile(t, mine), "my work in progress")
+	for _, bad := range []string{"0", "5", "x"} {
+		a = newTestApp(root, "")
+		assert.Equal(t, 2, a.run([]string{"checkpoint", "03", bad, "--yes"}), "step %s", bad)
+	}
+	a = newTestApp(root, "")
+	assert.Equal(t, 2, a.run([]string{"checkpoint", "03", "1", "--yes"}))
+	assert.Contains(t, a.errs.String(), "reset 03", "step 1 starts from the starter")
+
+	a = newTestApp(root, "y\n")
+	require.Equal(t, 0, a.run([]string{"checkpoint", "03", "step3"}), "%s%s", a.out, a.errs)
+	backup := backupIn(t, root, a.out.String())
+	assert.Contains(t, readFile(t, filepath.Join(backup, "get.go")), "my work in progress", "the learner's files are backed up")
+	assert.Contains(t, a.out.String(), "Next: lesson 03, step 3")
+
+	// The stage holds exactly the state the proof grades: the reference
+	// after step 2, pointed at the learner's folders, without its tests.
+	want, err := steps.For("03").Files(root, 2)
 	require.NoError(t, err)
-	assert.Contains(t, string(out), `streamable "mcpcourse/02-streamable-http"`)
-	assert.Contains(t, string(out), "go run ./02-streamable-http/cmd/server")
-	assert.False(t, strings.Contains(string(out), "solutions"))
+	have, err := readTree(stage)
+	require.NoError(t, err)
+	assert.Equal(t, len(want), len(have))
+	for path, content := range want {
+		assert.Equal(t, string(content), string(have[path]), path)
+	}
+	get := readFile(t, mine)
+	assert.Contains(t, get, "TODO(step 3)")
+	assert.Contains(t, get, "TODO(step 4)")
+	assert.NotContains(t, get, "TODO(step 2)")
+	assert.NotContains(t, get, "solutions/")
+	assert.NoFileExists(t, filepath.Join(stage, "handler_test.go"))
+
+	a = newTestApp(root, "")
+	require.Equal(t, 0, a.run([]string{"checkpoint", "03", "3"}))
+	assert.Contains(t, a.out.String(), "already holds the checkpoint")
 }

@@ -127,7 +127,7 @@ func TestWatchRegradesOnSaveAndOnR(t *testing.T) {
 	}
 	r.press("r") // while the check runs: ignored
 	r.release <- failing()
-	r.waitFor("First failure: STDIO-07")
+	r.waitFor("Fix first: STDIO-07")
 	r.expectNoRun("a key pressed while the checks ran must not queue another run")
 
 	writeFile(t, filepath.Join(r.root, "01-stdio", "serve.go"), "package stdio // saved\n")

@@ -14,7 +14,7 @@ import (
 )
 
 // claimsLessons are the lessons grader/CLAIMS.md covers.
-var claimsLessons = []string{"01", "02"}
+var claimsLessons = []string{"01", "02", "03", "04"}
 
 var checksCell = regexp.MustCompile(`^[A-Z]+-\d+(, [A-Z]+-\d+)*$`)
 

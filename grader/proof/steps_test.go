@@ -2,6 +2,7 @@ package proof
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -17,219 +18,17 @@ import (
 	"mcpcourse/grader"
 	"mcpcourse/grader/internal/build"
 	"mcpcourse/grader/internal/check"
+	"mcpcourse/grader/steps"
 	"mcpcourse/grader/variants"
+	"mcpcourse/internal/stagefiles"
 )
 
 // A lesson promises, step by step, which checks each step turns green. The
 // proof holds it to that: it rebuilds the learner's code as it stands after
-// each step, as the reference with the later steps' work undone, and grades
+// each step, as the reference with the later steps' work undone (package
+// grader/steps, whose files the course command's checkpoint writes), and grades
 // it. After step N, every check of steps 1 to N must pass, and every check
 // of a later step must fail, unless the lesson says it goes green early.
-
-// undo is the work of one step, taken back out of the reference: applied
-// to the reference, the undos of steps N+1 to the last give the code as it
-// stands after step N.
-type undo struct {
-	step  int // the step whose work this removes
-	edits []variants.Edit
-}
-
-// stepPromise is what the lesson text says about the code after one step.
-type stepPromise struct {
-	step  int
-	early []string // checks of later steps that pass already, as the lesson says
-}
-
-type lessonSteps struct {
-	lesson   string
-	undos    []undo // from the last step backwards
-	promises []stepPromise
-}
-
-var (
-	stdioServe   = "solutions/01-stdio/serve.go"
-	stdioDecode  = "solutions/01-stdio/decode.go"
-	httpPost     = "solutions/02-streamable-http/post.go"
-	httpHandler  = "solutions/02-streamable-http/handler.go"
-	httpSessions = "solutions/02-streamable-http/sessions.go"
-)
-
-var lessonStepStates = []lessonSteps{
-	{
-		lesson: "01",
-		undos: []undo{
-			{step: 6, edits: []variants.Edit{{File: stdioServe,
-				// Before step 6, Serve is a plain loop: no select on the
-				// context or on a failed write, no waiting at end of input.
-				Old: `	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-
-	c := &conn{session: srv.NewSession(), out: newLineWriter(out), slots: make(chan struct{}, MaxInFlight),
-		work: make(chan func()), quit: make(chan struct{})}
-	c.session.Attach(c) // what the server says on its own (log messages) goes to stdout too
-	defer c.session.Close()
-	defer close(c.quit) // the idle workers leave
-
-	lines := make(chan line)`,
-				New: `	c := &conn{session: srv.NewSession(), out: newLineWriter(out), slots: make(chan struct{}, MaxInFlight),
-		work: make(chan func()), quit: make(chan struct{})}
-	c.session.Attach(c)
-	defer close(c.quit)
-	r := bufio.NewReaderSize(in, 64<<10)
-	for {
-		l, err := readLine(r)
-		if errors.Is(err, io.EOF) {
-			return nil
-		}
-		if err != nil {
-			return err
-		}
-		c.handleLine(ctx, l)
-	}
-	cancel := func() {}
-	lines := make(chan line)`,
-			}}},
-			{step: 5, edits: []variants.Edit{{File: stdioServe,
-				// Before step 5, an array goes to Decode like any line.
-				Old: `	if IsBatch(data) {`,
-				New: `	if false {`,
-			}}},
-			{step: 4, edits: []variants.Edit{
-				// Before step 4, one request at a time, and Send does nothing.
-				{File: stdioServe,
-					Old: `		c.run(func() {
-			defer c.release()
-			if resp := c.session.Handle(ctx, msg, c); resp != nil {
-				c.out.send(resp)
-			}
-		})`,
-					New: `		if resp := c.session.Handle(ctx, msg, c); resp != nil {
-			c.out.send(resp)
-		}
-		c.release()`},
-				{File: stdioServe,
-					Old: `func (c *conn) Send(_ context.Context, msg *jsonrpc.Message) error { return c.out.send(msg) }`,
-					New: `func (c *conn) Send(_ context.Context, msg *jsonrpc.Message) error { return nil }`},
-			}},
-			{step: 3, edits: []variants.Edit{{File: stdioServe,
-				// Before step 3, a blank line is decoded like any other.
-				Old: `	if len(data) == 0 {
-		return // blank lines carry no message
-	}
-`,
-				New: ``,
-			}}},
-			{step: 2, edits: []variants.Edit{{File: stdioDecode,
-				// Step 1's Decode: straight into jsonrpc.Message.
-				Old: `	if data = bytes.TrimLeft(data, " \t\r\n"); len(data) == 0 || data[0] != '{' {`,
-				New: `	if true {
-		naive := new(jsonrpc.Message)
-		if err := json.Unmarshal(data, naive); err != nil {
-			return nil, jsonrpc.NewErrorResponse(jsonrpc.ID{}, jsonrpc.NewError(jsonrpc.CodeParseError, "parse error: %v", err))
-		}
-		return naive, nil
-	}
-	if data = bytes.TrimLeft(data, " \t\r\n"); len(data) == 0 || data[0] != '{' {`,
-			}}},
-		},
-		promises: []stepPromise{
-			{step: 1, early: []string{"STDIO-10", "STDIO-14", "STDIO-19", "STDIO-22"}},
-			{step: 2, early: []string{"STDIO-14", "STDIO-19", "STDIO-21", "STDIO-22"}},
-			{step: 3, early: []string{"STDIO-19", "STDIO-21", "STDIO-22"}},
-			{step: 4, early: []string{"STDIO-21"}},
-			{step: 5},
-			{step: 6},
-		},
-	},
-	{
-		lesson: "02",
-		undos: []undo{
-			{step: 6, edits: []variants.Edit{
-				// Before step 6, nothing knows stateless mode, whose
-				// handler has no session store.
-				{File: httpPost,
-					Old: `	if h.opts.Stateless {
-		h.serveRequest(w, r, &Session{Session: h.server.NewSession()}, msg)
-		return
-	}
-`,
-					New: ``},
-				{File: httpPost,
-					Old: `	if h.opts.Stateless {
-		return &Session{Session: h.server.NewSession()}, func() {}, true
-	}
-`,
-					New: ``},
-			}},
-			{step: 5, edits: []variants.Edit{{File: httpPost,
-				// Before step 5, every answer is JSON.
-				Old: `	ctx := h.requestContext(r)
-	if !wantsProgress(msg) {`,
-				New: `	if true {
-		httpjson.Write(w, http.StatusOK, sess.Handle(h.requestContext(r), msg, nil))
-		return
-	}
-	ctx := h.requestContext(r)
-	if !wantsProgress(msg) {`,
-			}}},
-			{step: 4, edits: []variants.Edit{{File: httpHandler,
-				// Before step 4, the starter's 501 answers the rest.
-				Old: `		h.methodNotAllowed(w, r)
-	}
-}`,
-				New: `		httpjson.Error(w, http.StatusNotImplemented, codeServerError, "not written yet")
-	}
-}`,
-			}}},
-			{step: 3, edits: []variants.Edit{
-				// Before step 3, no version header and no batches.
-				{File: httpPost,
-					Old: `	if stdio.IsBatch(body) {`,
-					New: `	if false {`},
-				{File: httpPost,
-					Old: `	if _, ok := h.ProtocolVersion(w, r, nil); !ok {
-		return
-	}
-	if msg.IsRequest() && msg.Method == "initialize" {`,
-					New: `	if msg.IsRequest() && msg.Method == "initialize" {`},
-				{File: httpHandler,
-					Old: `	if _, ok := h.ProtocolVersion(w, r, nil); !ok {
-		return
-	}
-	id := r.Header.Get(SessionIDHeader)`,
-					New: `	id := r.Header.Get(SessionIDHeader)`},
-			}},
-			{step: 2, edits: []variants.Edit{
-				// Step 1: a fresh session for every message, no ids, and
-				// DELETE is not routed yet.
-				{File: httpPost,
-					Old: `func (h *Handler) serveInitialize(w http.ResponseWriter, r *http.Request, msg *jsonrpc.Message) {`,
-					New: `func (h *Handler) serveInitialize(w http.ResponseWriter, r *http.Request, msg *jsonrpc.Message) {
-	if true {
-		h.serveRequest(w, r, &Session{Session: h.server.NewSession()}, msg)
-		return
-	}`},
-				{File: httpPost,
-					Old: `func (h *Handler) Session(w http.ResponseWriter, r *http.Request) (sess *Session, done func(), ok bool) {`,
-					New: `func (h *Handler) Session(w http.ResponseWriter, r *http.Request) (sess *Session, done func(), ok bool) {
-	if true {
-		return &Session{Session: h.server.NewSession()}, func() {}, true
-	}`},
-				{File: httpHandler,
-					Old: `	case r.Method == http.MethodDelete && !h.opts.Stateless:`,
-					New: `	case false:`},
-			}},
-		},
-		promises: []stepPromise{
-			{step: 1, early: []string{"HTTP-20", "HTTP-26"}},
-			{step: 2, early: []string{"HTTP-20"}},
-			{step: 3},
-			{step: 4, early: []string{"HTTP-25"}},
-			{step: 5, early: []string{"HTTP-25"}},
-			{step: 6},
-		},
-	},
-}
 
 // TestEachStepTurnsItsChecksGreen grades the code as it stands after each
 // step of each lesson: all of them built first, then graded several at once,
@@ -237,43 +36,24 @@ var lessonStepStates = []lessonSteps{
 func TestEachStepTurnsItsChecksGreen(t *testing.T) {
 	type state struct {
 		lesson  *grader.Lesson
-		promise stepPromise
-		edits   []variants.Edit
+		step    int
+		early   []string
 		target  check.Target
 		err     error
 		results []check.Result
 	}
 	var states []*state
-	for _, ls := range lessonStepStates {
-		l := grader.LessonByNumber(ls.lesson)
+	for _, ls := range steps.All() {
+		l := grader.LessonByNumber(ls.Number)
 		require.NotNil(t, l)
-		for _, p := range ls.promises {
-			st := &state{lesson: l, promise: p}
-			for _, u := range ls.undos {
-				if u.step > p.step {
-					st.edits = append(st.edits, u.edits...)
-				}
-			}
-			states = append(states, st)
+		for n := 1; n <= ls.Steps; n++ {
+			states = append(states, &state{lesson: l, step: n, early: ls.Early[n]})
 		}
 	}
 	root := options(t).Root
 	inParallel(len(states), runtime.NumCPU(), func(i int) {
 		st := states[i]
-		o := grader.Options{Root: root, Base: "solutions"}
-		req := build.Request{Root: root, Package: o.Package(st.lesson)}
-		if len(st.edits) > 0 {
-			tmp, err := build.TempDir()
-			if err == nil {
-				v := &variants.Variant{Name: "step-" + strconv.Itoa(st.promise.step), Lesson: st.lesson.Number, Edits: st.edits}
-				req.Overlay, err = v.Overlay(root, tmp)
-			}
-			if st.err = err; err != nil {
-				return
-			}
-		}
-		bin, err := build.Binary(context.Background(), req)
-		st.target, st.err = check.Target{Name: "the code after step " + strconv.Itoa(st.promise.step), Package: req.Package, Binary: bin}, err
+		st.target, st.err = buildStepState(root, st.lesson, st.step)
 	})
 	inParallel(len(states), gradeParallel(), func(i int) {
 		if st := states[i]; st.err == nil {
@@ -282,17 +62,17 @@ func TestEachStepTurnsItsChecksGreen(t *testing.T) {
 	})
 	for _, st := range states {
 		st := st
-		t.Run("Lesson"+st.lesson.Number+"/step"+strconv.Itoa(st.promise.step), func(t *testing.T) {
-			require.NoError(t, st.err, "building lesson %s as it stands after step %d", st.lesson.Number, st.promise.step)
+		t.Run("Lesson"+st.lesson.Number+"/step"+strconv.Itoa(st.step), func(t *testing.T) {
+			require.NoError(t, st.err, "building lesson %s as it stands after step %d", st.lesson.Number, st.step)
 			early := map[string]bool{}
-			for _, id := range st.promise.early {
+			for _, id := range st.early {
 				early[id] = true
 			}
 			var wrong []string
 			var reports strings.Builder
 			for _, r := range st.results {
 				c := r.Check
-				wantGreen := c.Step <= st.promise.step || early[c.ID]
+				wantGreen := c.Step <= st.step || early[c.ID]
 				if (r.Status == check.Pass) == wantGreen {
 					continue
 				}
@@ -305,48 +85,96 @@ func TestEachStepTurnsItsChecksGreen(t *testing.T) {
 			}
 			sort.Strings(wrong)
 			assert.Empty(t, wrong, "after step %d of lesson %s, these checks do not match what the lesson says:\n%s",
-				st.promise.step, st.lesson.Number, reports.String())
+				st.step, st.lesson.Number, reports.String())
 		})
 	}
+}
+
+// buildStepState builds the lesson's server from the files the course
+// command's checkpoint writes for the start of step n+1 (the stage as it
+// stands after step n), on the reference of the stages before it, as
+// catch-up writes them: what a learner's clone holds after
+// go run ./cmd/course checkpoint NN n+1.
+func buildStepState(root string, l *grader.Lesson, n int) (check.Target, error) {
+	folders := map[string]stagefiles.Files{}
+	for _, x := range grader.Lessons() {
+		var err error
+		if x == l {
+			folders[x.Stage], err = steps.For(l.Number).Files(root, n)
+		} else {
+			folders[x.Stage], err = stagefiles.Reference(root, x.Stage, stagefiles.Options{})
+		}
+		if err != nil {
+			return check.Target{}, err
+		}
+		if x == l {
+			break
+		}
+	}
+	tmp, err := build.TempDir()
+	if err != nil {
+		return check.Target{}, err
+	}
+	dir, err := os.MkdirTemp(tmp, fmt.Sprintf("lesson%s-step%d-", l.Number, n))
+	if err != nil {
+		return check.Target{}, err
+	}
+	replace, err := stagefiles.Replacements(root, dir, folders)
+	if err != nil {
+		return check.Target{}, err
+	}
+	o := grader.Options{Root: root, Base: "."}
+	req := build.Request{Root: root, Package: o.Package(l)}
+	if req.Overlay, err = stagefiles.WriteOverlay(dir, replace); err != nil {
+		return check.Target{}, err
+	}
+	bin, err := build.Binary(context.Background(), req)
+	return check.Target{Name: "the code after step " + strconv.Itoa(n), Package: req.Package, Binary: bin}, err
 }
 
 // TestLessonTextsListTheChecks holds each lesson's text to the checks: every
 // step's "Make it pass" list names exactly the checks of that step, with
 // their titles; the early greens the proof allows are the ones the step's
-// text mentions; and the table of checks lists every check with its step
-// and title.
+// text mentions; the table of checks (in the lesson or its deep dives)
+// lists every check with its step and title; and "Common mistakes" has a
+// row for every variant, with the checks that catch it.
 func TestLessonTextsListTheChecks(t *testing.T) {
 	root := options(t).Root
-	for _, ls := range lessonStepStates {
-		l := grader.LessonByNumber(ls.lesson)
+	for _, ls := range steps.All() {
+		l := grader.LessonByNumber(ls.Number)
 		text, err := os.ReadFile(filepath.Join(root, l.Guide))
 		require.NoError(t, err)
-		steps := stepSections(string(text))
-		for _, p := range ls.promises {
-			section := steps[p.step]
-			require.NotEmpty(t, section, "%s has no section for step %d", l.Guide, p.step)
+		sections := stepSections(string(text))
+		// The tables may live in the lesson's companion of deep dives.
+		all := string(text)
+		if more, err := os.ReadFile(filepath.Join(root, l.DeepDives())); err == nil {
+			all += "\n" + string(more)
+		}
+		for step := 1; step <= ls.Steps; step++ {
+			section := sections[step]
+			require.NotEmpty(t, section, "%s has no section for step %d", l.Guide, step)
 			listed := map[string]string{}
 			for _, m := range makeItPassItem.FindAllStringSubmatch(afterHeading(section, "### Make it pass"), -1) {
 				listed[m[1]] = strings.TrimSpace(m[2])
 			}
 			for _, c := range l.Checks {
-				if c.Step != p.step {
-					assert.NotContains(t, listed, c.ID, "%s lists %s under step %d, but it is a step %d check", l.Guide, c.ID, p.step, c.Step)
+				if c.Step != step {
+					assert.NotContains(t, listed, c.ID, "%s lists %s under step %d, but it is a step %d check", l.Guide, c.ID, step, c.Step)
 					continue
 				}
-				if assert.Contains(t, listed, c.ID, "%s does not list %s under step %d's \"Make it pass\"", l.Guide, c.ID, p.step) {
-					assert.Equal(t, c.Title, listed[c.ID], "%s: the title of %s under step %d", l.Guide, c.ID, p.step)
+				if assert.Contains(t, listed, c.ID, "%s does not list %s under step %d's \"Make it pass\"", l.Guide, c.ID, step) {
+					assert.Equal(t, c.Title, listed[c.ID], "%s: the title of %s under step %d", l.Guide, c.ID, step)
 				}
 			}
-			for _, id := range p.early {
-				assert.Contains(t, section, id, "%s: step %d does not say that %s goes green early", l.Guide, p.step, id)
+			for _, id := range ls.Early[step] {
+				assert.Contains(t, section, id, "%s: step %d does not say that %s goes green early", l.Guide, step, id)
 			}
 		}
 		mistakes := map[string]string{}
-		for _, m := range variantRow.FindAllStringSubmatch(afterHeading(string(text), "## Common mistakes"), -1) {
+		for _, m := range variantRow.FindAllStringSubmatch(afterHeading(all, "## Common mistakes"), -1) {
 			mistakes[m[1]] = m[2]
 		}
-		for _, v := range variants.ForLesson(ls.lesson) {
+		for _, v := range variants.ForLesson(ls.Number) {
 			caught, ok := mistakes[v.Name]
 			if !assert.True(t, ok, "%s's \"Common mistakes\" has no row for the variant %s", l.Guide, v.Name) {
 				continue
@@ -363,7 +191,7 @@ func TestLessonTextsListTheChecks(t *testing.T) {
 			sort.Strings(got)
 			assert.Equal(t, want, got, "%s: the checks that catch %s", l.Guide, v.Name)
 		}
-		for _, m := range doneLine.FindAllStringSubmatch(string(text), -1) {
+		for _, m := range doneLine.FindAllStringSubmatch(all, -1) {
 			assert.Equal(t, []string{strconv.Itoa(len(l.Checks)), strconv.Itoa(len(l.Checks))}, m[1:3],
 				"%s says %q, but the lesson has %d checks", l.Guide, m[0], len(l.Checks))
 		}
@@ -373,7 +201,7 @@ func TestLessonTextsListTheChecks(t *testing.T) {
 			assert.Equal(t, strconv.Itoa(len(l.Checks)), m[1], "the course map's count of lesson %s's checks", l.Number)
 		}
 		rows := map[string][]string{}
-		for _, m := range tableRow.FindAllStringSubmatch(string(text), -1) {
+		for _, m := range tableRow.FindAllStringSubmatch(all, -1) {
 			rows[m[1]] = m
 		}
 		for _, c := range l.Checks {

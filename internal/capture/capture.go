@@ -21,10 +21,12 @@
 //
 //	lesson=NN       required: run go test -count=1 ./grader -run LessonNN, as a
 //	                learner would (NN must be a lesson of grader.Lessons())
-//	target=T        what to grade: starter (the starters as shipped, whatever
-//	                a learner's clone holds: GRADER_TARGET=starter when the
-//	                stage folders differ from the starters), solutions
-//	                (the reference), or variant:NAME (GRADER_VARIANT=NAME);
+//	target=T        what to grade: starter (GRADER_TARGET=starter: the
+//	                lesson's starter as shipped, whatever a learner's clone
+//	                holds, on the reference of the stages before it, as a
+//	                learner who finished them has it; the output names it
+//	                "your code", as the learner sees it), solutions (the
+//	                reference), or variant:NAME (GRADER_VARIANT=NAME);
 //	                default starter
 //	run=ID          grade only this check: -run LessonNN/ID
 //	show=ID,ID      keep only the reports of these checks; default: all
@@ -41,7 +43,8 @@
 // Timings, ports, temporary paths and random ids differ from run to run, so
 // the check compares both texts after normalising them: durations become
 // <t>, loopback ports <port>, 32-digit hex ids <id>, paths under /tmp
-// <tmp>, and the lines of each report's wire field are sorted, since events
+// <tmp>, the grader's nonces (p-123456789) and the counts of a leak <n>,
+// and the lines of each report's wire field are sorted, since events
 // that happen at the same moment may be logged in either order. -write
 // rewrites only the blocks whose normalised text changed, so that running
 // it leaves unchanged blocks as they were.
@@ -60,7 +63,6 @@ import (
 	"sync"
 
 	"mcpcourse/grader"
-	"mcpcourse/internal/starters"
 )
 
 func main() {
@@ -69,9 +71,6 @@ func main() {
 	root, err := courseRoot()
 	if err != nil {
 		fail(err)
-	}
-	if changes, err := starters.Changes(root); err == nil && len(changes) == 0 {
-		pristine = true
 	}
 	files, err := filepath.Glob(filepath.Join(root, "lessons", "*.md"))
 	if err != nil {
@@ -281,15 +280,9 @@ func parseMarker(line string) (marker, error) {
 	return m, nil
 }
 
-// pristine is set when the stage folders hold the starters as shipped: the
-// starter is then graded as a learner grades it, as "your code".
-var pristine bool
-
 // env and args of the grader command the marker describes.
 func (m marker) env() []string {
 	switch {
-	case m.target == "starter" && pristine:
-		return nil
 	case m.target == "starter":
 		return []string{"GRADER_TARGET=starter"}
 	case m.target == "solutions":
@@ -369,8 +362,12 @@ func parseOutput(text string) output {
 	return o
 }
 
-// render keeps what the marker asks for.
+// render keeps what the marker asks for. The starter graded with
+// GRADER_TARGET=starter is what a learner grades as "your code".
 func (m marker) render(text string) string {
+	if m.target == "starter" {
+		text = starterName.ReplaceAllString(text, "your code (")
+	}
 	o := parseOutput(text)
 	var parts []string
 	for _, r := range o.reports {
@@ -437,10 +434,15 @@ var normalisers = []struct {
 }{
 	{regexp.MustCompile(`127\.0\.0\.1:\d+`), "127.0.0.1:<port>"},
 	{regexp.MustCompile(`\b[0-9a-f]{32}\b`), "<id>"},
+	{regexp.MustCompile(`\b[0-9a-f]{8}…`), "<id>…"}, // a session id, shortened in a log line
 	{regexp.MustCompile(`/tmp/\S+`), "<tmp>"},
 	{regexp.MustCompile(`\b\d+(\.\d+)?(ms|s)\b`), "<t>"},
-	{regexp.MustCompile(`the starter as shipped \(`), "your code ("}, // GRADER_TARGET=starter, on a learner's clone
+	{starterName, "your code ("},                                                             // GRADER_TARGET=starter
+	{regexp.MustCompile(`\b([a-z]+)-\d{6,9}\b`), "$1-<n>"},                                   // the grader's nonces, such as progress tokens
+	{regexp.MustCompile(`\b\d+ (goroutines|open files) \(\d+ before`), "<n> $1 (<n> before"}, // counts of a leak
 }
+
+var starterName = regexp.MustCompile(`the starter as shipped \(`)
 
 // normalise makes two runs' outputs comparable (see the package comment).
 func normalise(text string) string {

@@ -12,8 +12,10 @@
 // reference servers (interop/, a module of its own; see interop/README.md):
 // the official Go SDK and TypeScript SDK clients, both MCP Inspector CLIs, and
 // the official MCP conformance suite. Last, the benchmark (bench/, a module of
-// its own): its peer servers through the whole tool contract, and a smoke run
-// of every row with tiny counts. The npm steps need npm and Node.js 18 or
+// its own): its peer servers through the whole tool contract, a smoke run of
+// every row with tiny counts, and a smoke run of the compatibility table
+// (cmd/compat, which grades the peers with the grader's external mode). The
+// npm steps need npm and Node.js 18 or
 // newer (the TypeScript SDK client and peer run on it); they install the Node.js 22
 // that the suite and the Inspectors run on from the npm registry.
 //
@@ -77,7 +79,7 @@ func steps(learnerFolders []string) []step {
 		{name: "go vet", args: vet},
 		{name: "go vet (interop)", dir: "interop", args: []string{"go", "vet", "./..."}},
 		{name: "go vet (bench)", dir: "bench", args: []string{"go", "vet", "./..."}},
-		{name: "unit tests, race detector", args: []string{"go", "test", "-race", "-count=1", "./internal/...", "./solutions/...", "./grader/internal/...", "./cmd/..."}},
+		{name: "unit tests, race detector", args: []string{"go", "test", "-race", "-count=1", "./internal/...", "./solutions/...", "./grader/internal/...", "./grader/steps/...", "./cmd/..."}},
 		{name: "grader on the reference, race detector", env: []string{"GRADER_TARGET=solutions", "GRADER_RACE=1"},
 			args: []string{"go", "test", "-race", "-count=1", "./grader"}},
 		{name: "proofs that the grader works", args: []string{"go", "test", "-count=1", "-timeout=30m", "./grader/proof"}},
@@ -103,6 +105,11 @@ func steps(learnerFolders []string) []step {
 			args: []string{"go", "test", "-count=1", "-timeout=5m", "./..."}},
 		{name: "bench: every row once, tiny counts (a smoke run, not a measurement)", dir: "bench",
 			args: []string{"go", "run", "./cmd/bench", "-smoke"}},
+		// The compatibility table (COMPATIBILITY.md) comes from a full run of
+		// cmd/compat; CI checks that the command still runs: every server,
+		// every way of running it, two checks of each lesson.
+		{name: "compat: every server graded on two checks of each lesson (a smoke run of the compatibility table)", dir: "bench",
+			args: []string{"go", "run", "./cmd/compat", "-smoke"}},
 	}
 }
 

@@ -180,26 +180,13 @@ func Pristine(root, blob string) ([]byte, error) {
 // hides files the learner added). It returns the overlay file's path, or ""
 // when nothing has changed. The learner's files are never touched.
 func Overlay(root, dir string) (string, error) {
-	changes, err := Changes(root)
-	if err != nil || len(changes) == 0 {
+	files, err := Read(root)
+	if err != nil {
 		return "", err
 	}
-	replace := map[string]string{}
-	for i, c := range changes {
-		src := filepath.Join(root, filepath.FromSlash(c.Path))
-		if c.Kind == "added" {
-			replace[src] = "" // deleted, as far as the build can see
-			continue
-		}
-		content, err := Pristine(root, c.Blob)
-		if err != nil {
-			return "", err
-		}
-		dst := filepath.Join(dir, fmt.Sprintf("%d-%s", i, filepath.Base(src)))
-		if err := os.WriteFile(dst, content, 0o644); err != nil {
-			return "", err
-		}
-		replace[src] = dst
+	replace, err := Replacements(root, dir, Folders(files))
+	if err != nil || len(replace) == 0 {
+		return "", err
 	}
 	data, err := json.Marshal(map[string]any{"Replace": replace})
 	if err != nil {
@@ -207,4 +194,45 @@ func Overlay(root, dir string) (string, error) {
 	}
 	path := filepath.Join(dir, "starters-overlay.json")
 	return path, os.WriteFile(path, data, 0o644)
+}
+
+// Replacements returns the `go build -overlay` replacements that put the
+// given starter folders back as shipped: the pristine content of each
+// changed file, written into dir, and every file the learner added hidden.
+func Replacements(root, dir string, folders []string) (map[string]string, error) {
+	changes, err := Changes(root)
+	if err != nil {
+		return nil, err
+	}
+	replace := map[string]string{}
+	for i, c := range changes {
+		top, _, _ := strings.Cut(c.Path, "/")
+		if !contains(folders, top) {
+			continue
+		}
+		src := filepath.Join(root, filepath.FromSlash(c.Path))
+		if c.Kind == "added" {
+			replace[src] = "" // deleted, as far as the build can see
+			continue
+		}
+		content, err := Pristine(root, c.Blob)
+		if err != nil {
+			return nil, err
+		}
+		dst := filepath.Join(dir, fmt.Sprintf("%d-%s", i, filepath.Base(src)))
+		if err := os.WriteFile(dst, content, 0o644); err != nil {
+			return nil, err
+		}
+		replace[src] = dst
+	}
+	return replace, nil
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
 }

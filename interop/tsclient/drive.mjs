@@ -5,6 +5,13 @@
 //
 //	node drive.mjs '{"transport":"stdio","command":"/path/to/server","scenario":"session"}'
 //	node drive.mjs '{"transport":"http","url":"http://127.0.0.1:8080/mcp","scenario":"session"}'
+//	node drive.mjs '{"transport":"websocket","url":"ws://127.0.0.1:8080/ws","scenario":"session"}'
+//
+// "origin" (HTTP and WebSocket) sends that Origin header, as a web page
+// would: on HTTP through the transport's requestInit headers, on a
+// WebSocket through Node's WebSocket, which takes headers as an option of
+// its own (the SDK's WebSocketClientTransport uses the global WebSocket,
+// Node.js 22 and newer).
 //
 // Scenarios:
 //   session     initialize, ping, tools/list, echo, countdown with progress,
@@ -13,6 +20,8 @@
 //               POST stream mid-countdown: the SDK resumes it on its own.
 //   tool-error  a tools/call answered with a JSON-RPC error on an SSE stream,
 //               then watchMs of watching what the SDK does next.
+//   refused     connect, which the server is expected to refuse; the step
+//               records how it failed.
 //
 // The report records every message at the transport (what reached the
 // client, before the SDK's protocol layer), every HTTP request the transport
@@ -21,6 +30,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { WebSocketClientTransport } from '@modelcontextprotocol/sdk/client/websocket.js';
 import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
 
 const config = JSON.parse(process.argv[2] ?? '{}');
@@ -32,7 +42,7 @@ const report = {
   scenario: config.scenario,
   steps: [], // {name, ok, ms, value?, error?}
   wire: [], // {seq, t, dir: "in"|"out", message}
-  http: [], // {seq, t, method, rpc, sessionId, lastEventId, protocolVersion, status, contentType, error}
+  http: [], // {seq, t, method, rpc, sessionId, lastEventId, protocolVersion, origin, status, contentType, allowOrigin, error}
   transportErrors: [], // what the transport reported through onerror
   progressCallback: [], // progress values the SDK handed to onprogress
   close: null
@@ -75,7 +85,8 @@ function loggingFetch(url, init = {}) {
     method: init.method ?? 'GET',
     sessionId: headers.get('mcp-session-id') ?? '',
     lastEventId: headers.get('last-event-id') ?? '',
-    protocolVersion: headers.get('mcp-protocol-version') ?? ''
+    protocolVersion: headers.get('mcp-protocol-version') ?? '',
+    origin: headers.get('origin') ?? ''
   };
   if (typeof init.body === 'string') {
     try {
@@ -90,6 +101,9 @@ function loggingFetch(url, init = {}) {
     (response) => {
       entry.status = response.status;
       entry.contentType = response.headers.get('content-type') ?? '';
+      // The server's CORS grant: it echoes an Origin it allows, which
+      // shows that the header reached it.
+      entry.allowOrigin = response.headers.get('access-control-allow-origin') ?? '';
       return response;
     },
     (error) => {
@@ -100,10 +114,35 @@ function loggingFetch(url, init = {}) {
 }
 
 function newTransport() {
-  if (config.transport === 'stdio') {
-    return new StdioClientTransport({ command: config.command, args: config.args ?? [], stderr: 'inherit' });
+  switch (config.transport) {
+    case 'stdio':
+      return new StdioClientTransport({ command: config.command, args: config.args ?? [], stderr: 'inherit' });
+    case 'websocket':
+      return newWebSocketTransport();
+    default: {
+      const requestInit = config.origin ? { headers: { Origin: config.origin } } : undefined;
+      return new StreamableHTTPClientTransport(new URL(config.url), { fetch: loggingFetch, requestInit });
+    }
   }
-  return new StreamableHTTPClientTransport(new URL(config.url), { fetch: loggingFetch });
+}
+
+// newWebSocketTransport returns the SDK's WebSocketClientTransport, which
+// opens new WebSocket(url, "mcp") on the global WebSocket. A browser sends
+// its page's Origin on that handshake; to do the same, the global is
+// replaced by a subclass that passes the header in Node's own option.
+function newWebSocketTransport() {
+  if (typeof WebSocket === 'undefined') {
+    throw new Error(`Node.js ${process.version} has no global WebSocket, which the SDK's WebSocketClientTransport needs: run this on Node.js 22 or newer`);
+  }
+  if (config.origin) {
+    const NodeWebSocket = globalThis.WebSocket;
+    globalThis.WebSocket = class extends NodeWebSocket {
+      constructor(url, protocols) {
+        super(url, { protocols, headers: { Origin: config.origin } });
+      }
+    };
+  }
+  return new WebSocketClientTransport(new URL(config.url));
 }
 
 // watch records the transport's traffic. Client.connect keeps a handler set
@@ -173,6 +212,19 @@ async function main() {
   const transport = newTransport();
   watch(transport);
 
+  if (config.scenario === 'refused') {
+    await step('connect refused', async () => {
+      try {
+        await client.connect(transport, { timeout: requestTimeout });
+      } catch (error) {
+        return { refused: true, code: error?.code, message: String(error?.message ?? error) };
+      }
+      return { refused: false };
+    });
+    await step('close', () => client.close());
+    return;
+  }
+
   await step('connect', async () => {
     await client.connect(transport, { timeout: requestTimeout });
     return { server: client.getServerVersion(), sessionId: transport.sessionId ?? '' };
@@ -224,5 +276,12 @@ async function main() {
 
 main().then(
   () => finish(0),
-  () => finish(1) // the failed step is in the report
+  (error) => {
+    // A failed step is in the report already; anything else failed before
+    // the first step (a transport this Node.js cannot make).
+    if (report.steps.every((s) => s.ok)) {
+      report.steps.push({ name: 'setup', ok: false, ms: since(), error: String(error?.message ?? error) });
+    }
+    finish(1);
+  }
 );

@@ -86,6 +86,7 @@ func NewHandler(server *mcp.Server, opts Options) (*Handler, error) {
 	h.upgrader = websocket.Upgrader{
 		CheckOrigin:      h.originAllowed,
 		HandshakeTimeout: handshakeTimeout,
+		Subprotocols:     []string{subprotocol}, // chosen when the client offers it
 		Error: func(w http.ResponseWriter, r *http.Request, status int, reason error) {
 			if status == http.StatusForbidden {
 				forbidden(w, "Origin %q may not open a WebSocket to this server", r.Header.Get("Origin"))

@@ -203,6 +203,24 @@ func TestWebSocketFraming(t *testing.T) {
 	assert.JSONEq(t, `{}`, string(m["result"]), "and the connection goes on")
 }
 
+// TestWebSocketSubprotocol: the MCP SDKs' WebSocket clients offer the
+// subprotocol "mcp" and give up unless the answer names it; a client that
+// offers none gets none.
+func TestWebSocketSubprotocol(t *testing.T) {
+	url := "ws" + strings.TrimPrefix(start(t), "http") + "/ws"
+	for offered, want := range map[string]string{"mcp": "mcp", "": "", "graphql-ws": ""} {
+		d := websocket.Dialer{HandshakeTimeout: 2 * time.Second}
+		if offered != "" {
+			d.Subprotocols = []string{offered}
+		}
+		ws, _, err := d.Dial(url, nil)
+		require.NoError(t, err, offered)
+		assert.Equal(t, want, ws.Subprotocol(), "offered %q", offered)
+		roundTrip(t, ws, initialize, "1")
+		ws.Close()
+	}
+}
+
 func TestWebSocketRefusesBinaryFrames(t *testing.T) {
 	base := start(t)
 	ws, _, err := dial(t, base, "")

@@ -19,6 +19,16 @@ const (
 	pongWait         = 2*pingInterval + writeTimeout
 )
 
+// subprotocol is the WebSocket subprotocol the MCP SDKs that ship a
+// WebSocket client ask for (TypeScript's WebSocketClientTransport, Python's
+// websocket_client): "mcp", one JSON-RPC message per text frame, which is
+// what this entry point speaks. A client that offers it must get it back in
+// the handshake's answer, or it closes the connection (browsers and Node.js
+// do: RFC 6455 §4.1 lets a server pick none, the WHATWG WebSocket standard
+// does not). A client that offers none, such as a page calling
+// new WebSocket(url), is served all the same.
+const subprotocol = "mcp"
+
 // WebSocket returns the handler of the WebSocket entry point. Mount it at
 // its own path, such as /ws, beside the MCP endpoint and outside its guard:
 // the handshake's Origin is judged by Upgrader.CheckOrigin, against the same
@@ -31,7 +41,10 @@ const (
 // visits (cross-site WebSocket hijacking).
 //
 // Each connection is a session of its own, served by stage 01's message
-// loop: one JSON-RPC message per text frame, each way.
+// loop: one JSON-RPC message per text frame, each way, under the
+// subprotocol "mcp" when the client asks for it. That is all there is to
+// set up: the spec asks a custom transport to document how connections are
+// made and messages exchanged (basic/transports, "Custom Transports").
 func (h *Handler) WebSocket() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if !hostAllowed(r) {

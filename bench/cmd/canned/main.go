@@ -7,6 +7,7 @@
 //
 //	canned                          stdio: one line in, one line out
 //	canned -http 127.0.0.1:0        Streamable HTTP at /mcp, with net/http
+//	canned -http ADDR -stateless    the same, without a session id
 package main
 
 import (
@@ -27,6 +28,9 @@ import (
 
 const sessionID = "0123456789abcdef0123456789abcdef"
 
+// stateless leaves out the session id (-stateless).
+var stateless bool
+
 var (
 	initAnswer = []byte(`,"result":{"protocolVersion":"` + load.ProtocolVersion +
 		`","capabilities":{"tools":{}},"serverInfo":{"name":"canned","version":"1"}}}`)
@@ -36,6 +40,7 @@ var (
 
 func main() {
 	addr := flag.String("http", "", "serve Streamable HTTP at http://ADDR/mcp instead of stdio")
+	flag.BoolVar(&stateless, "stateless", false, "with -http, give no session id, as a stateless server does")
 	flag.Parse()
 	log.SetFlags(0)
 	log.SetPrefix("canned: ")
@@ -113,7 +118,7 @@ func serveHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	h := w.Header()
 	h["Content-Type"] = []string{"application/json"}
-	if r.Header.Get("Mcp-Session-Id") == "" {
+	if !stateless && r.Header.Get("Mcp-Session-Id") == "" {
 		h["Mcp-Session-Id"] = []string{sessionID}
 	}
 	w.Write(resp)

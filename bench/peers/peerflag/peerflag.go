@@ -3,6 +3,7 @@
 //
 //	SERVER                                   stdio
 //	SERVER -http 127.0.0.1:0 [-stateless]    Streamable HTTP at /mcp
+//	SERVER -http 127.0.0.1:0 -resumable      with the SDK's in-memory event store
 //
 // Over HTTP a peer prints "listening on http://ADDR/mcp" to stderr, as the
 // course's own servers do, and stops on SIGTERM or Ctrl-C.
@@ -25,6 +26,11 @@ import (
 type Flags struct {
 	HTTP      string // address to serve Streamable HTTP on; "" for stdio
 	Stateless bool
+	// Resumable gives the stateful HTTP server its SDK's in-memory event
+	// store, so that streams carry event ids and resume with Last-Event-ID
+	// (the grader's lesson 03); without it, a peer runs with its SDK's
+	// defaults, which keep no events.
+	Resumable bool
 }
 
 // Parse reads the command line.
@@ -32,6 +38,7 @@ func Parse(name string) Flags {
 	var f Flags
 	flag.StringVar(&f.HTTP, "http", "", "serve Streamable HTTP at http://ADDR/mcp instead of stdio (keep it on loopback)")
 	flag.BoolVar(&f.Stateless, "stateless", false, "over HTTP, serve without sessions")
+	flag.BoolVar(&f.Resumable, "resumable", false, "over HTTP, keep events in the SDK's in-memory event store, so that streams can be resumed")
 	flag.Parse()
 	log.SetFlags(0)
 	log.SetPrefix(name + ": ")

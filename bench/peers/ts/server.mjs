@@ -4,6 +4,7 @@
 //
 //   node server.mjs                                  stdio
 //   node server.mjs -http 127.0.0.1:0 [-stateless]   Streamable HTTP at /mcp
+//   node server.mjs -http 127.0.0.1:0 -resumable     with the SDK's InMemoryEventStore
 //
 // It uses the SDK's low-level Server, so that tools/list shows the
 // contract's JSON schemas exactly. Stateful mode keeps one Server and one
@@ -15,7 +16,8 @@ import { randomUUID } from "node:crypto";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
-import { CallToolRequestSchema, ListToolsRequestSchema, isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
+import { InMemoryEventStore } from "@modelcontextprotocol/sdk/examples/shared/inMemoryEventStore.js";
+import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
 
 const tools = JSON.parse(readFileSync(new URL("../contract/tools.json", import.meta.url), "utf8"));
 const MAX_NOTES = 100, MAX_NOTE_BYTES = 4096, MAX_STEPS = 1000, MAX_INTERVAL_MS = 10000;
@@ -26,6 +28,11 @@ function newServer() {
   const server = new Server({ name: "ts-peer", version: "1.32.2" }, { capabilities: { tools: {} } });
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools }));
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+    // An unknown tool is a protocol error (-32602), not a tool's failed run
+    // (server/tools, Error Handling), as in the other peers' SDKs.
+    if (!tools.some((t) => t.name === request.params.name)) {
+      throw new McpError(ErrorCode.InvalidParams, `unknown tool: "${request.params.name}"`);
+    }
     const args = request.params.arguments ?? {};
     try {
       return text(await call(request.params.name, args, request.params._meta?.progressToken, extra));
@@ -54,7 +61,6 @@ function newServer() {
       case "countdown":
         return countdown(args, token, extra);
     }
-    throw new Error(`unknown tool: "${name}"`);
   }
   return server;
 }
@@ -92,41 +98,48 @@ const text = (t) => ({ content: [{ type: "text", text: t }] });
 const argv = process.argv.slice(2);
 const httpAddr = argv.includes("-http") ? argv[argv.indexOf("-http") + 1] : "";
 const stateless = argv.includes("-stateless");
+const resumable = argv.includes("-resumable"); // the SDK's in-memory event store, from its examples
 
 if (!httpAddr) {
   await newServer().connect(new StdioServerTransport());
 } else {
   const sessions = new Map(); // session id -> transport
   const http = createServer(async (req, res) => {
-    if (new URL(req.url, "http://x").pathname !== "/mcp") return plain(res, 404, "not found");
-    let body;
-    if (req.method === "POST") {
-      try {
-        body = JSON.parse(await readBody(req));
-      } catch {
-        return plain(res, 400, "the body is not JSON");
-      }
-    }
+    if (new URL(req.url, "http://x").pathname !== "/mcp") return plain(res, 404, -32000, "not found");
     if (stateless) {
       const server = newServer();
       const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
       res.on("close", () => { transport.close(); server.close(); });
       await server.connect(transport);
-      return transport.handleRequest(req, res, body);
+      return transport.handleRequest(req, res); // the SDK reads the body, with its own limits
     }
     const id = req.headers["mcp-session-id"];
-    let transport = id && sessions.get(id);
-    if (!transport) {
-      if (id) return plain(res, 404, "no such session");
-      if (req.method !== "POST" || !isInitializeRequest(body)) return plain(res, 400, "send initialize first");
-      transport = new StreamableHTTPServerTransport({
-        sessionIdGenerator: () => randomUUID(),
-        onsessioninitialized: (sid) => sessions.set(sid, transport),
-      });
-      transport.onclose = () => transport.sessionId && sessions.delete(transport.sessionId);
-      await newServer().connect(transport);
+    if (id) {
+      const transport = sessions.get(id);
+      if (!transport) return plain(res, 404, -32001, "Session not found");
+      return transport.handleRequest(req, res);
     }
-    return transport.handleRequest(req, res, body);
+    // No session yet: only an initialize may start one, so the body must be
+    // read here, as the SDK's examples read it (with express.json()) to ask
+    // isInitializeRequest. Its size limit and its errors are the SDK's own.
+    if (req.method !== "POST") return plain(res, 400, -32000, "Bad Request: No valid session ID provided");
+    const body = await readBody(req, res);
+    if (body === undefined) return; // answered already
+    let message;
+    try {
+      message = JSON.parse(body);
+    } catch {
+      return plain(res, 400, -32700, "Parse error: Invalid JSON");
+    }
+    if (!isInitializeRequest(message)) return plain(res, 400, -32000, "Bad Request: No valid session ID provided");
+    const transport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: () => randomUUID(),
+      eventStore: resumable ? new InMemoryEventStore() : undefined,
+      onsessioninitialized: (sid) => sessions.set(sid, transport),
+    });
+    transport.onclose = () => transport.sessionId && sessions.delete(transport.sessionId);
+    await newServer().connect(transport);
+    return transport.handleRequest(req, res, message);
   });
   const [host, port] = splitHostPort(httpAddr);
   http.listen(port, host, () => {
@@ -136,18 +149,43 @@ if (!httpAddr) {
   for (const sig of ["SIGTERM", "SIGINT"]) process.on(sig, () => process.exit(0));
 }
 
-function readBody(req) {
+// MAX_BODY is the SDK's DEFAULT_MAX_REQUEST_BODY_SIZE, which it applies when
+// it reads a body itself.
+const MAX_BODY = 4 * 1024 * 1024;
+
+// readBody reads a request body up to MAX_BODY, as the SDK's readRequestBody
+// does, and answers 413 as the SDK does when it is longer (returning
+// undefined then).
+function readBody(req, res) {
   return new Promise((resolve, reject) => {
+    const tooLarge = () => {
+      res.setHeader("Connection", "close");
+      plain(res, 413, -32000, `Payload Too Large: Request body must not exceed ${MAX_BODY} bytes`);
+      res.on("finish", () => req.destroy());
+      resolve(undefined);
+    };
+    if (Number(req.headers["content-length"]) > MAX_BODY) return tooLarge();
     const chunks = [];
-    req.on("data", (c) => chunks.push(c));
+    let size = 0;
+    req.on("data", (c) => {
+      size += c.length;
+      if (size > MAX_BODY) {
+        req.pause();
+        req.removeAllListeners("data");
+        return tooLarge();
+      }
+      chunks.push(c);
+    });
     req.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
     req.on("error", reject);
   });
 }
 
-function plain(res, status, message) {
+// plain answers with a JSON-RPC error without an id, as the SDK's own
+// createJsonErrorResponse does.
+function plain(res, status, code, message) {
   res.writeHead(status, { "Content-Type": "application/json" });
-  res.end(JSON.stringify({ jsonrpc: "2.0", error: { code: -32000, message } }));
+  res.end(JSON.stringify({ jsonrpc: "2.0", error: { code, message }, id: null }));
 }
 
 function splitHostPort(addr) {

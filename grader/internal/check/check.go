@@ -58,6 +58,12 @@ type Check struct {
 	// course's own tests prove the starter fails.
 	StarterMayPass string
 
+	// Needs says what the check asks of its target beyond a running server
+	// of the lesson's transport that serves the tool contract. The course's
+	// own servers meet every need; an external server may not, and then the
+	// check is skipped, saying why (Target.Unmet).
+	Needs Needs
+
 	// Run performs the check. It reports a failure with T.Fail, which ends it.
 	Run func(t *T)
 }
@@ -79,12 +85,55 @@ func (c *Check) Slug() string {
 	return strings.TrimSuffix(b.String(), "_")
 }
 
-// Target is the program under test.
+// Target is the program under test: a server the grader built from the
+// course's folders, or an external one (URL or Command set).
 type Target struct {
 	Name    string // who wrote it: "your code", "solutions", a variant's name
 	Binary  string // the built executable
 	Package string // its main package, for commands a learner can paste, such as "./01-stdio/cmd/server"
 	Variant string // the known-bad variant built, or ""; it exists only inside the grader
+
+	// URL is an external Streamable HTTP endpoint that is already running,
+	// such as http://127.0.0.1:8080/mcp. Every check talks to it; none
+	// starts or stops it.
+	URL string
+	// Command is an external stdio server: the program and its arguments,
+	// which the grader runs afresh for each check.
+	Command []string
+	// Stateless says that the server at URL serves without sessions.
+	Stateless bool
+	// AllowOrigins are the Origin patterns the server at URL claims to
+	// allow, in the course's syntax (https://*.example.com,
+	// http://localhost:*); the checks that depend on them run only when
+	// they are the ones the check would start a course server with.
+	AllowOrigins []string
+}
+
+// External reports whether the grader did not build the target.
+func (t Target) External() bool { return t.URL != "" || len(t.Command) > 0 }
+
+// Describe names the target for reports: "your code (./01-stdio/cmd/server)".
+func (t Target) Describe() string {
+	if t.Package == "" {
+		return t.Name
+	}
+	return t.Name + " (" + t.Package + ")"
+}
+
+// Invocation is how to run the target by hand, for the commands a failure
+// report suggests: "go run ./01-stdio/cmd/server", or an external command.
+func (t Target) Invocation() string {
+	if len(t.Command) > 0 {
+		var words []string
+		for _, w := range t.Command {
+			if w == "" || strings.ContainsAny(w, " \t'\"$*?[]{}()<>|&;`\\") {
+				w = "'" + strings.ReplaceAll(w, "'", `'\''`) + "'"
+			}
+			words = append(words, w)
+		}
+		return strings.Join(words, " ")
+	}
+	return "go run " + t.Package
 }
 
 // Failure describes what went wrong. Every field but What is optional.
@@ -101,6 +150,16 @@ type Failure struct {
 	// (grader.Lesson.Causes), so that a failure that only repeats another
 	// check's can be listed under that check instead of reported again.
 	Cause string
+
+	// Spec marks a failure that breaks the spec's own rule, in a check
+	// whose Course text asks for more than the spec: a 200 where the spec
+	// says 403, rather than a 403 without the error body the course wants.
+	// In a check without Course text every failure breaks the spec.
+	Spec bool
+	// Cites is the spec rule the failure breaks when it is not the check's
+	// own, such as the progress rule for a check of streams; it implies
+	// Spec.
+	Cites *Spec
 }
 
 // Status is the outcome of a check.
@@ -110,6 +169,21 @@ const (
 	Pass Status = "PASS"
 	Fail Status = "FAIL"
 	Warn Status = "WARN"
+	// Skip: the check does not apply to the target, an external server
+	// that lacks what the check needs (Result.Skipped says what). A skip is
+	// never a pass; the course's own servers are never skipped.
+	Skip Status = "SKIP"
+)
+
+// Rule says whose rule a failure breaks.
+type Rule string
+
+const (
+	// SpecRule: the server breaks the MCP spec's rule the check cites.
+	SpecRule Rule = "spec"
+	// CourseRule: the server meets the spec but not what the course asks
+	// beyond it (Check.Course says what, and why).
+	CourseRule Rule = "course"
 )
 
 // Result is what running a check produced.
@@ -123,6 +197,20 @@ type Result struct {
 	// another check tests (see Failure.Cause and T.Suspect); "" when the
 	// failure is the check's own.
 	Cause string
+
+	// Rule says whose rule a failure or a warning breaks: the spec's, or
+	// only the course's (see Failure.Spec). It is "" on a pass or a skip.
+	Rule Rule
+	// Cites is the rule a failure breaks: the check's Spec, or the one the
+	// failure names (Failure.Cites).
+	Cites Spec
+	// What is the failure's one-line description, or why the check was
+	// skipped; Got is what arrived, when the failure says.
+	What string
+	Got  string
+	// Skipped says why a skipped check did not apply, such as "needs
+	// -session-timeout, a flag of the course's own servers".
+	Skipped string
 }
 
 // T is what a running check works with: its context, the target, and the
@@ -131,6 +219,7 @@ type T struct {
 	ctx    context.Context
 	Target Target
 	Wire   *Wire
+	Check  *Check // the check that runs
 
 	mu       sync.Mutex
 	failure  *Failure
@@ -138,6 +227,21 @@ type T struct {
 	stderr   []func() string // tails of the target's stderr, for reports
 	repro    func() string
 	suspects []string // causes suspected so far, in order (see Suspect)
+	skipped  string   // why the check does not apply (see Skip)
+	counts   map[string]int
+	spec     int // open SpecRule sections
+}
+
+// Count adds one to the check's counter named key and returns its new
+// value: wire counts the servers a check starts with it.
+func (t *T) Count(key string) int {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.counts == nil {
+		t.counts = map[string]int{}
+	}
+	t.counts[key]++
+	return t.counts[key]
 }
 
 // Context is cancelled when the check's budget runs out.
@@ -183,12 +287,40 @@ func (t *T) Suspect(cause string) (withdraw func()) {
 	}
 }
 
+// SpecRule opens a section of the check in which every failure breaks the
+// spec's own rule (Failure.Spec), failures that wire reports included: in a
+// check whose Course text asks for more than the spec, the part that asks
+// only what the spec asks. The returned function closes the section.
+func (t *T) SpecRule() (end func()) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.spec++
+	return func() {
+		t.mu.Lock()
+		defer t.mu.Unlock()
+		t.spec--
+	}
+}
+
 // Fail records the failure and ends the check. Only the first failure of a
 // check is reported: later ones are usually its consequences.
 func (t *T) Fail(f Failure) {
 	t.mu.Lock()
 	if t.failure == nil {
+		f.Spec = f.Spec || t.spec > 0
 		t.failure = &f
+	}
+	t.mu.Unlock()
+	runtime.Goexit()
+}
+
+// Skip ends the check as not applicable to the target, saying why. Only
+// checks of an external server skip: for a server the grader built, a
+// check that finds what it needs missing fails instead.
+func (t *T) Skip(why string) {
+	t.mu.Lock()
+	if t.skipped == "" {
+		t.skipped = why
 	}
 	t.mu.Unlock()
 	runtime.Goexit()
@@ -227,7 +359,7 @@ func (t *T) Errorf(format string, args ...any) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if t.failure == nil {
-		t.failure = &Failure{What: strings.TrimSpace(fmt.Sprintf(format, args...))}
+		t.failure = &Failure{What: strings.TrimSpace(fmt.Sprintf(format, args...)), Spec: t.spec > 0}
 	}
 }
 
@@ -235,7 +367,7 @@ func (t *T) Errorf(format string, args ...any) {
 func (t *T) FailNow() {
 	t.mu.Lock()
 	if t.failure == nil {
-		t.failure = &Failure{What: "check failed"}
+		t.failure = &Failure{What: "check failed", Spec: t.spec > 0}
 	}
 	t.mu.Unlock()
 	runtime.Goexit()
@@ -244,6 +376,12 @@ func (t *T) FailNow() {
 // Helper is a no-op, for testify.
 func (t *T) Helper() {}
 
+// StartupGrace is how long an external stdio command may take to start
+// (an interpreter such as node or python), beyond what the checks allow a
+// server to answer: the first wait for an answer, and the check's budget,
+// are that much longer for it.
+const StartupGrace = 3 * time.Second
+
 // grace is how long a check that ran out of budget gets to wind down once
 // its context is cancelled (which kills its processes and closes its pipes).
 const grace = 3 * time.Second
@@ -251,10 +389,17 @@ const grace = 3 * time.Second
 // Run runs c against target within c's budget and reports the result.
 func Run(ctx context.Context, c *Check, target Target) Result {
 	start := time.Now()
-	ctx, cancel := context.WithTimeout(ctx, c.Budget)
+	if why := target.Unmet(c.Needs); why != "" {
+		return Result{Check: c, Status: Skip, Skipped: why, What: why, Report: skipReport(c, why)}
+	}
+	budget := c.Budget
+	if len(target.Command) > 0 {
+		budget += StartupGrace // an external command may take a while to start
+	}
+	ctx, cancel := context.WithTimeout(ctx, budget)
 	defer cancel()
 
-	t := &T{ctx: ctx, Target: target, Wire: newWire(start)}
+	t := &T{ctx: ctx, Target: target, Wire: newWire(start), Check: c}
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
@@ -271,7 +416,7 @@ func Run(ctx context.Context, c *Check, target Target) Result {
 		}
 		t.mu.Lock()
 		if t.failure == nil {
-			t.failure = &Failure{What: fmt.Sprintf("the check did not finish within its %v budget", c.Budget)}
+			t.failure = &Failure{What: fmt.Sprintf("the check did not finish within its %v budget", budget)}
 		}
 		t.mu.Unlock()
 	}
@@ -279,10 +424,20 @@ func Run(ctx context.Context, c *Check, target Target) Result {
 	r := Result{Check: c, Status: Pass, Duration: time.Since(start)}
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	if t.failure == nil && t.skipped != "" {
+		r.Status, r.Skipped, r.What, r.Report = Skip, t.skipped, t.skipped, skipReport(c, t.skipped)
+	}
 	if t.failure != nil {
 		r.Status = Fail
 		if c.Severity == Should {
 			r.Status = Warn
+		}
+		r.Rule, r.What, r.Got, r.Cites = CourseRule, t.failure.What, t.failure.Got, c.Spec
+		if c.Course == "" || t.failure.Spec || t.failure.Cites != nil {
+			r.Rule = SpecRule
+		}
+		if t.failure.Cites != nil {
+			r.Cites = *t.failure.Cites
 		}
 		r.Report = t.report(c, r.Status)
 		r.Cause = t.failure.Cause

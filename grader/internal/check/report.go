@@ -142,6 +142,18 @@ func (t *T) report(c *Check, status Status) string {
 	field("want", f.Want)
 	field("spec", c.Spec.String())
 	field("course", c.Course)
+	if t.Target.External() {
+		// An external server is judged against the spec first: say whether
+		// this failure breaks it, or only what the course asks beyond it.
+		switch {
+		case f.Cites != nil:
+			field("rule", "spec: the server breaks "+f.Cites.String())
+		case c.Course == "" || f.Spec:
+			field("rule", fmt.Sprintf("spec (%s): the server breaks the MCP rule cited above", c.Severity))
+		default:
+			field("rule", "course: the server may meet the spec here; it misses what the course asks beyond it (see course above)")
+		}
+	}
 	hint := c.Hint
 	if f.Hint != "" {
 		hint = f.Hint + "\n" + c.Hint
@@ -156,7 +168,7 @@ func (t *T) report(c *Check, status Status) string {
 			"# this command runs the reference as it is, for comparison:\n" + repro
 	}
 	field("repro", repro)
-	field("target", t.Target.Name+" ("+t.Target.Package+")")
+	field("target", t.Target.Describe())
 	field("wire", strings.Join(t.Wire.lines(), "\n"))
 	var stderr []string
 	for _, tail := range t.stderr {

@@ -13,6 +13,7 @@ import (
 	"net/url"
 	"os"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -50,7 +51,16 @@ var listening = regexp.MustCompile(`listening on (http://\S+)`)
 // StartHTTP starts the target as an HTTP server on a free loopback port,
 // with extra command-line args (such as "-stateless"), and waits until it
 // says where it listens. The server is killed when the check ends.
+//
+// When the target is an external server at a URL, StartHTTP starts nothing:
+// it returns a conversation with that server. The args must then be ones
+// the check declares in its Needs (and so ones the server is known to
+// meet, or the check would have been skipped): an undeclared one is the
+// grader's mistake, and fails the check saying so.
 func StartHTTP(t *check.T, args ...string) *HTTP {
+	if t.Target.URL != "" {
+		return connectHTTP(t, args)
+	}
 	all := append([]string{"-addr", "127.0.0.1:0"}, args...)
 	p, err := proc.Start(t.Context(), t.Target.Binary, all...)
 	if err != nil {
@@ -89,6 +99,50 @@ func StartHTTP(t *check.T, args ...string) *HTTP {
 	t.SetRepro(h.repro)
 	t.Wire.Event("server listening at %s", url)
 	return h
+}
+
+// connectHTTP is StartHTTP for a server at a URL, which someone else
+// started.
+func connectHTTP(t *check.T, args []string) *HTTP {
+	if undeclared := undeclaredArgs(t, args); undeclared != "" {
+		t.Failf("grader bug: check %s starts the server with %s, which its Needs do not declare, so it cannot be graded on an external server", t.Check.ID, undeclared)
+	}
+	if t.Count("server") > 1 {
+		t.Failf("grader bug: check %s starts a second server, which its Needs do not declare (Restart)", t.Check.ID)
+	}
+	transport := &http.Transport{MaxIdleConnsPerHost: 64}
+	h := &HTTP{t: t, URL: t.Target.URL, args: args, client: &http.Client{Transport: transport}}
+	t.Cleanup(transport.CloseIdleConnections)
+	t.SetRepro(h.repro)
+	t.Wire.Event("the server at %s (external)", h.URL)
+	return h
+}
+
+// undeclaredArgs returns the first of args that the running check's Needs
+// do not account for, or "".
+func undeclaredArgs(t *check.T, args []string) string {
+	n := t.Check.Needs
+	stateless := false
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "-stateless":
+			stateless = true
+		case a == "-allow-origin":
+			i++ // an allowlist the check relies on is in Needs.Allowlist; others only refuse foreign origins
+		case strings.HasPrefix(a, "-") && !slices.Contains(n.Flags, a):
+			return a
+		case strings.HasPrefix(a, "-"):
+			i++ // the flag's value
+		}
+	}
+	switch {
+	case stateless && n.Mode != check.Stateless:
+		return "-stateless"
+	case !stateless && n.Mode == check.Stateless:
+		return "no -stateless"
+	}
+	return ""
 }
 
 // Req is one HTTP request to the MCP endpoint.
@@ -251,7 +305,7 @@ func (h *HTTP) fail(req Req, err error, resp *http.Response, started time.Time) 
 	case errors.Is(err, context.DeadlineExceeded):
 		what = fmt.Sprintf("%s %s: no response headers within %v", req.Method, purposeOf(req), req.Within)
 		hint = "The handler neither answered nor returned. Answer at once, even when the answer is an error."
-	case h.Proc.Exited():
+	case h.Proc != nil && h.Proc.Exited():
 		what = fmt.Sprintf("%s %s: the server has exited (%s)", req.Method, purposeOf(req), h.Proc.Status())
 		hint = "Your server stopped. Look at its stderr below for a panic or a fatal error."
 	}
@@ -293,8 +347,11 @@ func (h *HTTP) Initialize(version string) (string, *Response) {
 }
 
 // Stateful reports whether the server was started with sessions (without
-// -stateless).
+// -stateless), or, for an external server, whether it has them.
 func (h *HTTP) Stateful() bool {
+	if h.t.Target.URL != "" {
+		return !h.t.Target.Stateless
+	}
 	for _, a := range h.args {
 		if a == "-stateless" || a == "--stateless" {
 			return false
@@ -419,11 +476,20 @@ func (h *HTTP) record(req Req) int {
 			cmd = append(cmd, fmt.Sprintf("--data-binary @big.json   # a %d-byte body", len(req.Body)))
 		}
 	}
-	cmd = append(cmd, "http://127.0.0.1:8080/mcp")
+	cmd = append(cmd, h.reproURL())
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	h.requests = append(h.requests, curl{cmd: strings.Join(cmd, " ")})
 	return len(h.requests) - 1
+}
+
+// reproURL is the endpoint the repro's commands talk to: the external
+// server's own, or the port the repro starts a course server on.
+func (h *HTTP) reproURL() string {
+	if h.Proc == nil {
+		return h.URL
+	}
+	return "http://127.0.0.1:8080/mcp"
 }
 
 // reproShown caps how many requests the repro replays.
@@ -443,7 +509,11 @@ func (h *HTTP) repro() string {
 		}
 		args = append(args, a)
 	}
-	fmt.Fprintf(&b, "go run %s -addr 127.0.0.1:8080 %s &\n", h.t.Target.Package, strings.Join(args, " "))
+	if h.Proc == nil {
+		fmt.Fprintf(&b, "# the server at %s, as it runs now\n", h.URL)
+	} else {
+		fmt.Fprintf(&b, "%s -addr 127.0.0.1:8080 %s &\n", h.t.Target.Invocation(), strings.Join(args, " "))
+	}
 	vars := map[string]string{} // session id → shell variable
 	skipped := 0
 	for i, r := range h.requests {

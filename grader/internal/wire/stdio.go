@@ -52,21 +52,33 @@ type Stdio struct {
 
 	mu     sync.Mutex
 	resume chan struct{} // while reading is paused, closed to resume it
+
+	// grace is added to the first wait for an answer: an external command
+	// may be an interpreter that takes a while to start (node, python),
+	// which the grader does not count against the server's answers.
+	grace time.Duration
 }
 
 // maxKept caps how many received lines a conversation remembers.
 const maxKept = 2000
 
-// StartStdio starts the target as a stdio MCP server. It is killed when the
-// check ends.
+// StartStdio starts the target as a stdio MCP server: the server the grader
+// built, or the target's external command. It is killed when the check ends.
 func StartStdio(t *check.T) *Stdio {
-	p, err := proc.Start(t.Context(), t.Target.Binary)
+	bin, args := t.Target.Binary, []string(nil)
+	if len(t.Target.Command) > 0 {
+		bin, args = t.Target.Command[0], t.Target.Command[1:]
+	}
+	p, err := proc.Start(t.Context(), bin, args...)
 	if err != nil {
-		t.Fail(check.Failure{What: fmt.Sprintf("could not start %s: %v", t.Target.Package, err), Cause: CauseStart})
+		t.Fail(check.Failure{What: fmt.Sprintf("could not start %s: %v", t.Target.Invocation(), err), Cause: CauseStart})
 	}
 	t.Cleanup(p.Kill)
 	t.AttachStderr(p.Stderr)
 	s := &Stdio{t: t, Proc: p, lines: make(chan Line, 256)}
+	if len(t.Target.Command) > 0 {
+		s.grace = check.StartupGrace
+	}
 	t.SetRepro(s.repro)
 	go s.read()
 	return s
@@ -189,6 +201,7 @@ func (s *Stdio) ResumeReads() {
 // Within waits up to d for a message for which match returns true, like
 // Await, but returns nil instead of failing when none comes.
 func (s *Stdio) Within(d time.Duration, match func(*Msg) bool) *Msg {
+	d += s.takeGrace()
 	for i, l := range s.pending {
 		if l.Msg != nil && match(l.Msg) {
 			s.pending = append(s.pending[:i], s.pending[i+1:]...)
@@ -245,6 +258,7 @@ func (s *Stdio) Await(within time.Duration, what string, match func(*Msg) bool) 
 
 // AwaitLine is Await for any line, such as a JSON array (a batch response).
 func (s *Stdio) AwaitLine(within time.Duration, what string, match func(Line) bool) Line {
+	within += s.takeGrace()
 	for i, l := range s.pending {
 		if match(l) {
 			s.pending = append(s.pending[:i], s.pending[i+1:]...)
@@ -276,6 +290,13 @@ func (s *Stdio) AwaitLine(within time.Duration, what string, match func(Line) bo
 			s.pending = append(s.pending, l)
 		}
 	}
+}
+
+// takeGrace returns the startup grace, once.
+func (s *Stdio) takeGrace() time.Duration {
+	g := s.grace
+	s.grace = 0
+	return g
 }
 
 // AwaitResponse waits for the response to the request with id (its JSON text).
@@ -463,6 +484,6 @@ func (s *Stdio) repro() string {
 		}
 		b.WriteString(" '" + strings.ReplaceAll(line, "'", `'\''`) + "'")
 	}
-	fmt.Fprintf(&b, " | go run %s", s.t.Target.Package)
+	fmt.Fprintf(&b, " | %s", s.t.Target.Invocation())
 	return b.String()
 }

@@ -32,7 +32,10 @@ func main() {
 	log.SetFlags(0)
 	log.SetPrefix("everything-server: ")
 
-	handler, closeSessions := newHandler(everything.New(), *stateless)
+	handler, closeSessions, err := newHandler(everything.New(), *stateless)
+	if err != nil {
+		log.Fatal(err)
+	}
 	mux := http.NewServeMux()
 	mux.Handle("/mcp", handler)
 

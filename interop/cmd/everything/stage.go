@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"net/http"
 
 	"mcpcourse/internal/mcp"
@@ -9,17 +10,36 @@ import (
 	// a stage lands (TestEverythingServesNewestStage checks it). The interop
 	// tests rewrite this import with a build overlay to serve the fixtures
 	// with every other stage, and with a learner's own (INTEROP_TARGET=.).
-	stage "mcpcourse/solutions/03-sse-resume"
+	stage "mcpcourse/solutions/04-origin"
 )
 
 // newHandler serves server at one MCP endpoint with the stage's transport,
 // and returns the function that ends its sessions.
-func newHandler(server *mcp.Server, stateless bool) (http.Handler, func()) {
+func newHandler(server *mcp.Server, stateless bool) (http.Handler, func(), error) {
 	// Set through the field, not a composite literal, so that this compiles
 	// whether Stateless is a field of the stage's Options or one promoted
-	// from an embedded stage 02 Options.
+	// from an embedded Options of an earlier stage. The other options keep
+	// their defaults: from stage 04 on, that is an Origin allowlist of
+	// loopback origins and the Host check, which the suite's
+	// dns-rebinding-protection scenario tests.
 	var opts stage.Options
 	opts.Stateless = stateless
-	h := stage.NewHandler(server, opts)
-	return h, h.Close
+
+	// Stages 02 and 03 build their handler without fail; from stage 04 on,
+	// NewHandler can refuse its options (a malformed allowed origin), so
+	// it returns an error too. Switching on the constructor's type lets
+	// one file compile against every stage's package.
+	switch newStageHandler := any(stage.NewHandler).(type) {
+	case func(*mcp.Server, stage.Options) *stage.Handler:
+		h := newStageHandler(server, opts)
+		return h, h.Close, nil
+	case func(*mcp.Server, stage.Options) (*stage.Handler, error):
+		h, err := newStageHandler(server, opts)
+		if err != nil {
+			return nil, nil, err
+		}
+		return h, h.Close, nil
+	default:
+		return nil, nil, fmt.Errorf("the stage's NewHandler has a shape this command does not know: %T", stage.NewHandler)
+	}
 }

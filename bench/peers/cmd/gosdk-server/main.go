@@ -5,6 +5,7 @@
 //
 //	gosdk-server                                  stdio
 //	gosdk-server -http 127.0.0.1:0 [-stateless]   Streamable HTTP at /mcp
+//	gosdk-server -http 127.0.0.1:0 -resumable     with the SDK's MemoryEventStore
 package main
 
 import (
@@ -30,8 +31,11 @@ func main() {
 		}
 		return
 	}
-	handler := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return server },
-		&mcp.StreamableHTTPOptions{Stateless: flags.Stateless})
+	opts := &mcp.StreamableHTTPOptions{Stateless: flags.Stateless}
+	if flags.Resumable {
+		opts.EventStore = mcp.NewMemoryEventStore(nil)
+	}
+	handler := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return server }, opts)
 	if err := peerflag.ServeHTTP(flags.HTTP, handler); err != nil {
 		log.Fatal(err)
 	}

@@ -21,12 +21,15 @@ import (
 
 func main() {
 	flags := peerflag.Parse("mcpgo-server")
-	s := newServer()
+	s := newServer(flags.Stateless)
 	if flags.HTTP == "" {
 		if err := server.ServeStdio(s); err != nil {
 			log.Fatal(err)
 		}
 		return
+	}
+	if flags.Resumable {
+		log.Fatal("mcp-go v1.2.1 keeps no events to resume streams from: -resumable is not supported")
 	}
 	var opts []server.StreamableHTTPOption
 	if flags.Stateless {
@@ -39,7 +42,10 @@ func main() {
 	}
 }
 
-func newServer() *server.MCPServer {
+// newServer returns the server. Without sessions, every request is a
+// session of its own, as in the other peers: mcp-go gives all stateless
+// requests one session id, so no note is kept there.
+func newServer(stateless bool) *server.MCPServer {
 	var notes contract.Sessions
 	hooks := &server.Hooks{}
 	hooks.AddOnUnregisterSession(func(_ context.Context, session server.ClientSession) {
@@ -57,10 +63,16 @@ func newServer() *server.MCPServer {
 			return contract.Echo(args)
 		},
 		"add_note": func(ctx context.Context, _ mcp.CallToolRequest, args json.RawMessage) (string, error) {
+			if stateless {
+				return new(contract.Notes).Add(args) // kept by no session
+			}
 			n, _ := notes.Make(sessionKey(ctx))
 			return n.Add(args)
 		},
 		"list_notes": func(ctx context.Context, _ mcp.CallToolRequest, _ json.RawMessage) (string, error) {
+			if stateless {
+				return new(contract.Notes).List(), nil
+			}
 			return notes.Get(sessionKey(ctx)).List(), nil
 		},
 		"countdown": func(ctx context.Context, req mcp.CallToolRequest, args json.RawMessage) (string, error) {

@@ -1,0 +1,208 @@
+package proof
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"mcpcourse/grader"
+	"mcpcourse/grader/internal/check"
+	"mcpcourse/grader/internal/proc"
+	"mcpcourse/grader/variants"
+)
+
+// The external-server mode grades a server the grader did not build
+// (grader/EXTERNAL.md). These tests grade the reference, and known-bad
+// variants of it, through that mode, as an outsider's server would be: the
+// verdicts must be the built mode's for every check that applies.
+
+// courseAllowlist is what lesson 04's checks start the reference with
+// (grader's allowArgs), as a server at a URL claims it.
+var courseAllowlist = []string{"https://*.example.com", "http://localhost:*", "vscode-webview://*", "https://mcp.test:8443"}
+
+// externalRun is one external grading: a lesson, how its server starts, and
+// what the grader is told about it.
+type externalRun struct {
+	name    string
+	lesson  *grader.Lesson
+	variant string   // a variant of the reference, or ""
+	args    []string // for an HTTP server, beyond -addr
+	opts    grader.Options
+}
+
+// gradeExternally builds the run's server the way Prepare builds the
+// reference, runs it (over HTTP: starts it, and stops it after), and grades
+// the lesson on it through the external mode.
+func gradeExternally(t *testing.T, run externalRun) []check.Result {
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	o := options(t)
+	o.Base, o.Variant = "solutions", run.variant
+	built, err := grader.Prepare(ctx, run.lesson, o)
+	require.NoError(t, err, "%s: building", run.name)
+	opts := run.opts
+	if run.lesson.Stdio {
+		opts.Command = []string{built.Binary}
+	} else {
+		p, err := proc.Start(ctx, built.Binary, append([]string{"-addr", "127.0.0.1:0"}, run.args...)...)
+		require.NoError(t, err)
+		defer p.Kill()
+		listening := regexp.MustCompile(`listening on (http://\S+)`)
+		deadline := time.Now().Add(10 * time.Second)
+		for opts.URL == "" && time.Now().Before(deadline) {
+			if m := listening.FindStringSubmatch(p.Stderr()); m != nil {
+				opts.URL = m[1]
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+		require.NotEmpty(t, opts.URL, "%s: the server never said where it listens:\n%s", run.name, p.Stderr())
+	}
+	target, err := grader.Prepare(ctx, run.lesson, opts)
+	require.NoError(t, err, "%s", run.name)
+	require.True(t, target.External())
+	return grader.RunAll(ctx, run.lesson, target)
+}
+
+// inParallelT runs the runs at once (grading mostly waits on servers), and
+// returns their results in order.
+func inParallelT(t *testing.T, runs []externalRun) [][]check.Result {
+	out := make([][]check.Result, len(runs))
+	var wg sync.WaitGroup
+	for i, run := range runs {
+		wg.Add(1)
+		go func(i int, run externalRun) {
+			defer wg.Done()
+			out[i] = gradeExternally(t, run)
+		}(i, run)
+	}
+	wg.Wait()
+	return out
+}
+
+// TestExternalModeGradesTheReference grades each stage of the reference as
+// an external server: lesson 01 through its command, lessons 02-04 through
+// a URL, with sessions and without. Every check that applies passes, as it
+// does in the built mode (TestReferencePassesEveryCheckUnderRace), and a
+// check is skipped only for a need the server cannot meet by its nature
+// (a flag of the course's servers, a restart, SIGTERM to a server someone
+// else started, the other mode): the reference offers every optional
+// feature a check may find missing on an outsider's server (the GET
+// stream, event ids, the history tool), so nothing is skipped at run time.
+func TestExternalModeGradesTheReference(t *testing.T) {
+	stateless := grader.Options{Stateless: true}
+	runs := []externalRun{
+		{name: "lesson 01, command", lesson: grader.Lesson01},
+		{name: "lesson 02, URL", lesson: grader.Lesson02},
+		{name: "lesson 02, URL, stateless", lesson: grader.Lesson02, args: []string{"-stateless"}, opts: stateless},
+		{name: "lesson 03, URL", lesson: grader.Lesson03},
+		{name: "lesson 03, URL, stateless", lesson: grader.Lesson03, args: []string{"-stateless"}, opts: stateless},
+		{name: "lesson 04, URL, the course's allowlist", lesson: grader.Lesson04,
+			args: []string{"-allow-origin", "https://*.example.com,http://localhost:*", "-allow-origin", "vscode-webview://*,https://mcp.test:8443"},
+			opts: grader.Options{AllowOrigins: courseAllowlist}},
+	}
+	applied := map[string]bool{}
+	for i, results := range inParallelT(t, runs) {
+		run := runs[i]
+		target := check.Target{URL: "http://external", Command: run.opts.Command, Stateless: run.opts.Stateless, AllowOrigins: run.opts.AllowOrigins}
+		if run.lesson.Stdio {
+			target = check.Target{Command: []string{"external"}}
+		}
+		for _, r := range results {
+			switch r.Status {
+			case check.Pass:
+				applied[r.Check.ID] = true
+			case check.Skip:
+				assert.Equal(t, target.Unmet(r.Check.Needs), r.Skipped,
+					"%s: %s was skipped at run time, for a feature the reference has", run.name, r.Check.ID)
+			default:
+				assert.Failf(t, "a check fails on the reference graded externally", "%s: %s\n%s", run.name, r.Check.ID, r.Report)
+			}
+		}
+	}
+	// Most of the course applies to an outsider's server: guard that the
+	// needs stay honest, and do not creep into skipping what could run.
+	n := 0
+	for _, l := range grader.Lessons() {
+		n += len(l.Checks)
+	}
+	assert.Greater(t, len(applied), n*2/3, "only %d of %d checks apply to the reference graded externally", len(applied), n)
+}
+
+// TestExternalModeCatchesVariants grades known-bad variants of the
+// reference as external servers: each fails exactly the checks it names
+// that apply there, as in the built mode, and the verdict says whose rule
+// the failure breaks.
+func TestExternalModeCatchesVariants(t *testing.T) {
+	runs := []externalRun{
+		{name: "answers-unknown-notifications, command", lesson: grader.Lesson01, variant: "answers-unknown-notifications"},
+		{name: "unknown-method-is-an-http-error, URL", lesson: grader.Lesson02, variant: "unknown-method-is-an-http-error"},
+		{name: "missing-session-gets-200, URL", lesson: grader.Lesson02, variant: "missing-session-gets-200"},
+		{name: "replay-ignores-the-stream, URL", lesson: grader.Lesson03, variant: "replay-ignores-the-stream"},
+	}
+	wantRule := map[string]check.Rule{"STDIO-07": check.SpecRule, "HTTP-08": check.SpecRule, "HTTP-11": check.CourseRule,
+		"SSE-21": check.SpecRule, "SSE-22": check.SpecRule}
+	for i, results := range inParallelT(t, runs) {
+		run := runs[i]
+		v := variants.Lookup(run.lesson.Number, run.variant)
+		require.NotNil(t, v, run.variant)
+		var failed []string
+		for _, r := range results {
+			switch r.Status {
+			case check.Fail:
+				failed = append(failed, r.Check.ID)
+				if want, ok := wantRule[r.Check.ID]; ok {
+					assert.Equal(t, want, r.Rule, "%s: %s's failure is a %s rule's:\n%s", run.name, r.Check.ID, want, r.Report)
+				}
+			case check.Warn:
+				failed = append(failed, r.Check.ID)
+			}
+		}
+		sort.Strings(failed)
+		want := append([]string(nil), v.Kills...)
+		sort.Strings(want)
+		assert.Equal(t, want, failed, "%s graded externally should fail exactly the checks it names", run.name)
+	}
+}
+
+// TestExternalDocListsEachNeed keeps grader/EXTERNAL.md's table of needs
+// true: each row lists exactly the checks that declare that need.
+func TestExternalDocListsEachNeed(t *testing.T) {
+	text, err := os.ReadFile(filepath.Join(options(t).Root, "grader", "EXTERNAL.md"))
+	require.NoError(t, err)
+	want := map[string][]string{}
+	for _, l := range grader.Lessons() {
+		for _, c := range l.Checks {
+			n := c.Needs
+			add := func(key string, ok bool) {
+				if ok {
+					want[key] = append(want[key], c.ID)
+				}
+			}
+			add("stateless", !l.Stdio && n.Mode == check.Stateless)
+			add("any mode", !l.Stdio && n.Mode == check.AnyMode)
+			add("flags", len(n.Flags) > 0)
+			add("restart", n.Restart)
+			add("signal", n.Signal)
+			add("allowlist", n.Allowlist != nil)
+			add("course", n.Course != "")
+		}
+	}
+	row := regexp.MustCompile("(?m)^\\| `([a-z ]+)` \\|.*\\| ([A-Z]+-\\d+(?:, [A-Z]+-\\d+)*) \\|$")
+	got := map[string][]string{}
+	for _, m := range row.FindAllStringSubmatch(string(text), -1) {
+		got[m[1]] = strings.Split(m[2], ", ")
+	}
+	for key, ids := range want {
+		assert.ElementsMatch(t, ids, got[key], "grader/EXTERNAL.md's row %q lists other checks than those that declare it", key)
+	}
+	assert.Len(t, got, len(want), "grader/EXTERNAL.md has a row for a need no check declares, or misses one")
+}
