@@ -64,7 +64,7 @@ func init() {
 		{"reset", "NN [--yes]", "reset lesson NN's stage to its starter (your files are backed up)", (*app).reset},
 		{"doctor", "", "check this machine for the course: Go, a loopback port, bash, curl, cgo, npm and Node", (*app).doctor},
 		{"clients", "NN", "run real MCP clients (the official Go SDK, the conformance suite) against your stage", (*app).clients},
-		{"grade", "[--root DIR] [--lessons 01,02] [--json]", "grade a checkout with this course's grader; exit status 0 when every lesson passes", (*app).grade},
+		{"grade", "[--root DIR | --url URL | --command CMD]", "grade a checkout, or any MCP server, with this course's grader; exit status 0 when every lesson passes", (*app).grade},
 		{"classroom", "DIR|PATH... [--out DIR]", "grade many learners' checkouts at once; write CSV, JSON and an HTML report", (*app).classroom},
 		{"help", "", "this list", (*app).help},
 	}

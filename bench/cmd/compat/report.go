@@ -66,6 +66,14 @@ type finding struct {
 	blockedBy string
 }
 
+// primary reports whether f is listed on its own. A failure the grader
+// traces to another's cause follows from it, but a spec finding always
+// stands alone: the table is about conformance, not about the order in
+// which a learner fixes things.
+func (f *finding) primary() bool {
+	return f.blockedBy == "" || f.rule == string(grader.SpecRule)
+}
+
 // findings collects a server's failures, in the lessons' order.
 func findings(s *server, table []*graded) []*finding {
 	byID := map[string]*finding{}
@@ -101,7 +109,7 @@ func unexplained(table []*graded) []string {
 	for _, g := range table {
 		for _, f := range findings(g.row.server, []*graded{g}) {
 			key := g.row.server.key + "/" + f.id
-			if f.rule == string(grader.SpecRule) && f.blockedBy == "" && explain(g.row.server.key, f.id) == "" && !seen[key] {
+			if f.rule == string(grader.SpecRule) && explain(g.row.server.key, f.id) == "" && !seen[key] {
 				seen[key] = true
 				missing = append(missing, key)
 			}
@@ -153,7 +161,7 @@ func report(servers []*server, table []*graded, versions map[string]string, smok
 	for _, s := range servers {
 		must := 0
 		for _, f := range findings(s, table) {
-			if f.must && f.blockedBy == "" {
+			if f.must {
 				must++
 			}
 		}
@@ -215,7 +223,7 @@ func report(servers []*server, table []*graded, versions map[string]string, smok
 				b.WriteString("\n")
 			}
 		}
-		primary := func(f *finding) bool { return f.blockedBy == "" }
+		primary := (*finding).primary
 		section("MUST-level spec rules it breaks", func(f *finding) bool { return primary(f) && f.must }, true)
 		section("Other spec findings", func(f *finding) bool { return primary(f) && !f.must && f.rule == string(grader.SpecRule) }, true)
 		section("Course rules it does not meet", func(f *finding) bool { return primary(f) && f.rule == string(grader.CourseRule) }, false)
