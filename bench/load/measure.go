@@ -53,15 +53,18 @@ type Window struct {
 // how many operations it finished (one request; or the events of a stream).
 type worker func() (ops int, err error)
 
+// The phases of a run: operations that finish while warming or stopping
+// are not counted.
+const (
+	warming = iota
+	counting
+	stopping
+)
+
 // closedLoop runs one worker per client, each starting its next operation
 // when the last one ends, and counts the operations that finish within the
 // window. The first error ends the run. pid is the server's process.
 func closedLoop(pid int, win Window, workers []worker) (Result, error) {
-	const (
-		warming = iota
-		counting
-		stopping
-	)
 	var (
 		phase    atomic.Int32
 		ops      atomic.Int64

@@ -87,11 +87,6 @@ func StdioPipelined(s *Server, depth int, win Window) (Result, error) {
 	if err := c.handshake(); err != nil {
 		return Result{}, err
 	}
-	const (
-		warming = iota
-		counting
-		stopping
-	)
 	var (
 		phase   atomic.Int32
 		ops     atomic.Int64

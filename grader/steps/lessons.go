@@ -26,17 +26,21 @@ var lesson01 = &Lesson{
 			Old: `	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 
-	c := &conn{session: srv.NewSession(), out: newLineWriter(out), slots: make(chan struct{}, MaxInFlight)}
+	c := &conn{session: srv.NewSession(), out: newLineWriter(out), slots: make(chan struct{}, MaxInFlight),
+		work: make(chan func()), quit: make(chan struct{})}
 	c.session.Attach(c) // what the server says on its own (log messages) goes to stdout too
 	defer c.session.Close()
+	defer close(c.quit) // the idle workers leave
 
 	lines := make(chan line)`,
 			New: `	// TODO(step 6): a clean shutdown. Read lines on a goroutine of its own,
 	// and select on them, on ctx and on a failed write; at the end of
 	// input, wait for the requests still running. The loop below is the
 	// plain one of steps 1 to 5; what follows it is the reference's.
-	c := &conn{session: srv.NewSession(), out: newLineWriter(out), slots: make(chan struct{}, MaxInFlight)}
+	c := &conn{session: srv.NewSession(), out: newLineWriter(out), slots: make(chan struct{}, MaxInFlight),
+		work: make(chan func()), quit: make(chan struct{})}
 	c.session.Attach(c)
+	defer close(c.quit)
 	r := bufio.NewReaderSize(in, 64<<10)
 	for {
 		l, err := readLine(r)
@@ -59,12 +63,12 @@ var lesson01 = &Lesson{
 		{Step: 4, Edits: []variants.Edit{
 			// Before step 4, one request at a time, and Send does nothing.
 			{File: stdioServe,
-				Old: `		go func() {
+				Old: `		c.run(func() {
 			defer c.release()
 			if resp := c.session.Handle(ctx, msg, c); resp != nil {
 				c.out.send(resp)
 			}
-		}()`,
+		})`,
 				New: `		// TODO(step 4): run each request on a goroutine of its own.
 		if resp := c.session.Handle(ctx, msg, c); resp != nil {
 			c.out.send(resp)
@@ -87,7 +91,7 @@ var lesson01 = &Lesson{
 		}}},
 		{Step: 2, Edits: []variants.Edit{{File: stdioDecode,
 			// Step 1's Decode: straight into jsonrpc.Message.
-			Old: `	if !json.Valid(data) {`,
+			Old: `	if data = bytes.TrimLeft(data, " \t\r\n"); len(data) == 0 || data[0] != '{' {`,
 			New: `	if true { // TODO(step 2): decode in two passes, as below, instead
 		naive := new(jsonrpc.Message)
 		if err := json.Unmarshal(data, naive); err != nil {
@@ -95,7 +99,7 @@ var lesson01 = &Lesson{
 		}
 		return naive, nil
 	}
-	if !json.Valid(data) {`,
+	if data = bytes.TrimLeft(data, " \t\r\n"); len(data) == 0 || data[0] != '{' {`,
 		}}},
 	},
 	Early: map[int][]string{

@@ -54,6 +54,8 @@ func main() {
 	withTS := flag.Bool("ts", true, "measure the TypeScript SDK peer (needs node and npm ci --prefix peers/ts)")
 	pin := flag.Bool("pin", true, "pin the server and the load generator to a core each, with taskset, when there are two")
 	maxOther := flag.Float64("max-other", 0.10, "repeat a measurement during which the rest of the machine used more than this share of a core")
+	retries := flag.Int("retries", 10, "measure at most this many times before keeping a measurement the rest of the machine disturbed")
+	retryWait := flag.Duration("retry-wait", 15*time.Second, "wait this long before measuring again")
 	quietLoad := flag.Float64("quiet-load", 0, "before each round, wait until the 1-minute load average is below this (0: do not wait)")
 	quietWait := flag.Duration("quiet-wait", 2*time.Hour, "how long to wait for -quiet-load in all")
 	out := flag.String("out", "", "also write the report (Markdown) to this file")
@@ -122,7 +124,7 @@ func main() {
 		all = kept
 	}
 
-	rep := &report{targets: targets, rows: all, env: e, started: time.Now(), machine: machineNotes(e)}
+	rep := &report{targets: targets, rows: all, env: e, started: time.Now(), machine: machineNotes(e), maxOther: *maxOther}
 	failed := 0
 	deadline := time.Now().Add(*quietWait)
 	for round := 1; round <= *rounds; round++ {
@@ -147,12 +149,18 @@ func main() {
 				t := ts[(i+round-1)%len(ts)]
 				var c cell
 				var err error
-				for try := 1; try <= 3; try++ {
+				for try := 1; ; try++ {
 					c, err = r.run(e, t)
 					if err != nil || c.OtherBusy <= *maxOther {
 						break
 					}
-					fmt.Fprintf(os.Stderr, "  the rest of the machine used %.2f cores: measuring again\n", c.OtherBusy)
+					if try == *retries {
+						rep.noisy++
+						break
+					}
+					rep.retried++
+					fmt.Fprintf(os.Stderr, "  the rest of the machine used %.2f cores: measuring again in %v\n", c.OtherBusy, *retryWait)
+					time.Sleep(*retryWait)
 				}
 				c.Row, c.Target, c.Round = r.id, t.name, round
 				if err != nil {

@@ -18,6 +18,9 @@ type report struct {
 	loads             [][2]float64 // the load average before and after each round
 	started, finished time.Time
 	machine           string
+	maxOther          float64
+	retried           int // measurements taken again because the rest of the machine was busy
+	noisy             int // measurements kept although it was
 }
 
 // median is the median of one row on one target across rounds.
@@ -89,7 +92,9 @@ func (rep *report) markdown() string {
 	for _, c := range rep.cells {
 		worst = math.Max(worst, c.OtherBusy)
 	}
-	fmt.Fprintf(&b, "The rest of the machine used at most %.2f of a core during any measurement kept.\n\n", worst)
+	fmt.Fprintf(&b, "A measurement is kept when the rest of the machine used at most %.2f of a core during it; %d were taken again for that, "+
+		"%d kept after the last try. The most the rest of the machine used during a measurement kept: %.2f of a core.\n\n",
+		rep.maxOther, rep.retried, rep.noisy, worst)
 
 	// The main table: one column per server.
 	var main []row

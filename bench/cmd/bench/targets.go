@@ -47,13 +47,7 @@ func build(courseRoot, benchRoot, dir string, withTS bool, baseline string) ([]*
 		if stage == "01-stdio" {
 			t.stdio = []string{path}
 		} else {
-			t.http = func(stateless bool) []string {
-				argv := []string{path, "-addr", "127.0.0.1:0", "-max-sessions", "1000000"}
-				if stateless {
-					argv = append(argv, "-stateless")
-				}
-				return argv
-			}
+			t.http = referenceHTTP(path)
 		}
 		refs = append([]*target{t}, refs...) // newest first
 	}
@@ -101,6 +95,18 @@ func build(courseRoot, benchRoot, dir string, withTS bool, baseline string) ([]*
 	return targets, nil
 }
 
+// referenceHTTP is the command line of a reference HTTP stage: on a free
+// loopback port, and a session cap no row reaches.
+func referenceHTTP(bin string) func(stateless bool) []string {
+	return func(stateless bool) []string {
+		argv := []string{bin, "-addr", "127.0.0.1:0", "-max-sessions", "1000000"}
+		if stateless {
+			argv = append(argv, "-stateless")
+		}
+		return argv
+	}
+}
+
 // buildBaseline builds stage 01 and the newest HTTP stage as they are at a
 // git revision of the course (such as main), to measure beside the working
 // tree: a before and an after in one run.
@@ -129,13 +135,7 @@ func buildBaseline(courseRoot, dir, rev string, refs []*target) ([]*target, erro
 		if stage.stdio != nil {
 			t.stdio = []string{bin}
 		} else {
-			t.http = func(stateless bool) []string {
-				argv := []string{bin, "-addr", "127.0.0.1:0", "-max-sessions", "1000000"}
-				if stateless {
-					argv = append(argv, "-stateless")
-				}
-				return argv
-			}
+			t.http = referenceHTTP(bin)
 		}
 		out = append(out, t)
 	}
