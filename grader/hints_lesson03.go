@@ -18,6 +18,11 @@ var hintsLesson03 = map[string]Hint{
 		"mcp.Session.Context(): cancelled when the session closes (DELETE, expiry, shutdown).",
 		"In hold's select, beside <-r.Context().Done(), add case <-sess.Context().Done(): and return.",
 	},
+	"SSE-30": {
+		"When does a session count as idle, and is a client listening on GET idle?",
+		"Stage 02's Handler.Session returns done, which marks the end of a use of the session: its idle time starts when the last use ends.",
+		"sess, done, ok := h.Session(w, r); if !ok { return }; defer done(): the GET holds the session until it returns, and gives it back then.",
+	},
 	"SSE-04": {
 		"Does the MCP-Protocol-Version rule apply to POST only?",
 		"basic/transports › Protocol Version Header: every request with an unsupported version gets 400; stage 02's Handler.ProtocolVersion writes it.",

@@ -144,6 +144,18 @@ var Lesson03 = &Lesson{
 			StarterMayPass: "stage 02 already answers a stateless GET with 405; the check guards that adding the stream does not change it",
 			Run:            checkStatelessGET405,
 		},
+		{
+			ID: "SSE-30", Step: 1, Severity: check.Must, Budget: 6 * time.Second,
+			Needs: check.Needs{Flags: []string{"-session-timeout"}},
+			Title: "a session whose client listens on GET never expires; once the stream closes, it expires as any idle session",
+			Spec:  sessionRule("The server MAY terminate the session at any time, after which it MUST respond to requests containing that session ID with HTTP 404 Not Found"),
+			Course: "Expiry is for sessions nobody uses, and a client listening on GET is using its session: it waits for the server's messages. The course " +
+				"requires the stream and the session to live on past -session-timeout (the grader sets 500ms and listens for 1.5 s), and the session to " +
+				"expire as usual once the stream has closed.",
+			Hint: "The done function that stage 02's Handler.Session returns marks the session idle again: defer it in serveGET, so that it runs when the GET " +
+				"returns, neither sooner (the session expires under a listening client) nor never (a session that once listened lives for ever).",
+			Run: checkListeningKeepsSession,
+		},
 
 		// Step 2: event ids on every stream.
 		{
@@ -679,6 +691,29 @@ func checkDeleteEndsStream(t *check.T) {
 	if _, ended := s.End(time.Second); !ended {
 		t.Fail(check.Failure{What: "the session's GET stream was still open 1 s after DELETE ended the session",
 			Want: "the stream ends with its session"})
+	}
+}
+
+func checkListeningKeepsSession(t *check.T) {
+	h := wire.StartHTTP(t, "-session-timeout", "500ms")
+	session, _ := h.Initialize(rev)
+	s := openGET(t, h, session, rev, "", "GET with the session, whose timeout is 500 ms")
+	if events, ended := s.End(1500 * time.Millisecond); ended {
+		t.Fail(check.Failure{What: "with -session-timeout 500ms, the session's GET stream ended while its client was listening",
+			Got: describeEvents(events), Want: "the stream stays open: a session with a client listening is in use, and does not expire"})
+	}
+	resp := h.Post(session, rev, wire.Request(`2`, "ping", nil), "ping after listening on GET for 1.5 s, with -session-timeout 500ms")
+	if resp.Status != http.StatusOK {
+		t.Fail(check.Failure{What: "the session expired while its client was listening on GET", Got: resp.Summary(),
+			Want: "HTTP 200: a session with a client listening does not expire"})
+	}
+	s.Close()
+	t.Wire.Event("closed the GET stream; the session is idle from now on")
+	pause(t, 1500*time.Millisecond)
+	resp = h.Post(session, rev, wire.Request(`3`, "ping", nil), "ping 1.5 s after the GET stream closed, with -session-timeout 500ms")
+	if resp.Status != http.StatusNotFound {
+		t.Fail(check.Failure{What: fmt.Sprintf("1.5 s after its GET stream closed, a session with a 500 ms timeout was still alive (HTTP %d)", resp.Status),
+			Got: resp.Summary(), Want: "HTTP 404: once nobody listens, the session is idle, and expires like any other"})
 	}
 }
 

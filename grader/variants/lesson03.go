@@ -298,6 +298,22 @@ var lesson03 = []*Variant{
 		}},
 	},
 	{
+		Name: "get-does-not-hold-session", Lesson: "03", Kills: []string{"SSE-30"},
+		Mistake: "gives the session back as soon as the GET has found it, so a session whose client listens expires under it",
+		Edits: []Edit{{File: resumeGET,
+			Old: `	defer done() // a session with a client listening is in use, and does not expire`,
+			New: `	done() // the session exists; that is all a GET needs to know`,
+		}},
+	},
+	{
+		Name: "get-never-gives-session-back", Lesson: "03", Kills: []string{"SSE-30"},
+		Mistake: "never marks the session idle again after a GET, so a session that once listened never expires",
+		Edits: []Edit{{File: resumeGET,
+			Old: `	defer done() // a session with a client listening is in use, and does not expire`,
+			New: `	_ = done // the stream holds the session`,
+		}},
+	},
+	{
 		Name: "ended-stream-resumes-empty", Lesson: "03", Kills: []string{"SSE-29"},
 		Mistake: "answers a GET resuming a stream that has ended, with nothing left, with a 200 stream that ends at once (the TypeScript SDK reconnects to it for ever)",
 		Edits: []Edit{{File: resumeGET,
