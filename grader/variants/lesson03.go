@@ -86,7 +86,7 @@ var lesson03 = []*Variant{
 		}},
 	},
 	{
-		Name: "get-ignores-client-gone", Lesson: "03", Kills: []string{"SSE-06", "SSE-08", "SSE-14"},
+		Name: "get-ignores-client-gone", Lesson: "03", Kills: []string{"SSE-06", "SSE-08", "SSE-14", "SSE-30"},
 		Mistake: "holds a GET until its stream, session or server ends, but not when its client leaves: a goroutine and a socket leak per dropped client",
 		Edits: []Edit{{File: resumeGET,
 			Old: `		case <-r.Context().Done():
