@@ -113,6 +113,11 @@ var hintsLesson04 = map[string]Hint{
 		"net/http: Shutdown does not close or wait for hijacked connections; RegisterOnShutdown runs your function when it starts.",
 		"CloseStreams calls h.sockets.closeAll(), which cancels each connection; serveSocket then sends websocket.CloseGoingAway; Close waits for them (h.sockets.wait).",
 	},
+	"ORIGIN-24": {
+		"How does a WebSocket message say whether it is text, and what does the course's transport carry?",
+		"websocket.Conn.ReadMessage returns the frame's kind first; RFC 6455 §7.4.1 reserves close code 1003 for data an endpoint cannot accept.",
+		"if kind != websocket.TextMessage { r.refuse(websocket.CloseUnsupportedData, \"send each JSON-RPC message as one text frame\"); return 0, io.EOF }",
+	},
 	"ORIGIN-23": {
 		"Who can reach a server listening on 0.0.0.0, and which pages does the default allowlist trust?",
 		"basic/transports › Security Warning: local servers SHOULD bind only to 127.0.0.1; net.SplitHostPort, netip.Addr.IsLoopback.",

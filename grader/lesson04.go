@@ -7,6 +7,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gorilla/websocket"
+
 	"mcpcourse/grader/internal/check"
 	"mcpcourse/grader/internal/proc"
 	"mcpcourse/grader/internal/wire"
@@ -270,6 +272,16 @@ var Lesson04 = &Lesson{
 			Course: "http.Server.Shutdown does not track hijacked connections: the handler must close its sockets itself, with a close frame, when shutdown begins.",
 			Hint:   "Keep the open sockets in a set; CloseStreams (registered with RegisterOnShutdown) cancels each connection, which then sends a close frame with websocket.CloseGoingAway.",
 			Run:    checkWebSocketShutdown,
+		},
+		{
+			ID: "ORIGIN-24", Step: 5, Severity: check.Must, Budget: 5 * time.Second,
+			Needs: check.Needs{Course: webSocket},
+			Title: "a binary frame closes the socket with 1003 (unsupported data), unanswered",
+			Spec:  customRule,
+			Course: "A message travels as one text frame, as UTF-8 JSON. A binary frame is data the endpoint cannot accept, and RFC 6455 §7.4.1 names the " +
+				"close code for it: 1003. The course requires the socket closed with 1003 within 1 s, and the frame's content never run as a message.",
+			Hint: "In frameReader.Read, check the kind ReadMessage returns: for anything but websocket.TextMessage, r.refuse(websocket.CloseUnsupportedData, ...) and return io.EOF.",
+			Run:  checkBinaryFrame,
 		},
 
 		// Step 6: secure defaults.
@@ -922,6 +934,28 @@ func checkBadPatterns(t *check.T) {
 }
 
 // isGoingAway reports whether a connection ended with close code 1001.
+func checkBinaryFrame(t *check.T) {
+	h := startOrigin(t)
+	ws := dialWS(t, h, nil, "handshake")
+	ws.Initialize(rev)
+	ws.SendFrame(websocket.BinaryMessage, `{"jsonrpc":"2.0","id":30,"method":"ping"}`)
+	why, ended := ws.AwaitEnd(wire.T1)
+	for _, f := range ws.Pending() {
+		if f.Msg != nil && f.Msg.IsResponseTo(`30`) {
+			t.Fail(check.Failure{What: "the server answered a ping sent in a binary frame", Got: f.Text,
+				Want: "no answer: a binary frame is not a message, and closes the socket with 1003"})
+		}
+	}
+	if code, ok := wire.CloseCode(why); !ended || !ok || code != websocket.CloseUnsupportedData {
+		got := "the socket was still open after 1 s"
+		if ended {
+			got = fmt.Sprint("the socket ended: ", why)
+		}
+		t.Fail(check.Failure{What: "a binary frame did not close the socket with 1003", Got: got,
+			Want: "a close frame with code 1003 (unsupported data), within 1 s"})
+	}
+}
+
 func isGoingAway(err error) bool {
 	code, ok := wire.CloseCode(err)
 	return ok && code == 1001

@@ -270,6 +270,13 @@ func (p linePeer) Send(_ context.Context, msg *jsonrpc.Message) error {
 			Old: "\th.mcp.CloseStreams()\n\th.sockets.closeAll()\n",
 			New: "\th.mcp.CloseStreams()\n"}},
 	},
+	{
+		Name: "binary-frames-read-as-text", Lesson: "04", Kills: []string{"ORIGIN-24"},
+		Mistake: "reads a binary frame as if it were text, so bytes the transport does not carry run as a message instead of closing the socket with 1003",
+		Edits: []Edit{{File: originFrames,
+			Old: "\t\tif kind != websocket.TextMessage {\n",
+			New: "\t\tif kind != websocket.TextMessage && kind != websocket.BinaryMessage {\n"}},
+	},
 
 	// Step 6: secure defaults.
 	{
