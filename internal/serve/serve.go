@@ -53,6 +53,10 @@ const grace = 3 * time.Second
 // counts the goroutines alive and "heap_live" the bytes the heap holds after
 // a garbage collection: how a test sees, from outside, that nothing leaks.
 func publishDebugVars(mux *http.ServeMux) {
+	mux.Handle("/debug/vars", expvar.Handler())
+	if expvar.Get("goroutines") != nil {
+		return // published by an earlier Run in this process; expvar panics on a second Publish
+	}
 	expvar.Publish("goroutines", expvar.Func(func() any { return runtime.NumGoroutine() }))
 	expvar.Publish("heap_live", expvar.Func(func() any {
 		runtime.GC()
@@ -60,7 +64,6 @@ func publishDebugVars(mux *http.ServeMux) {
 		runtime.ReadMemStats(&m)
 		return m.HeapAlloc
 	}))
-	mux.Handle("/debug/vars", expvar.Handler())
 }
 
 // Run serves mux on ln until SIGTERM or Ctrl-C, then shuts down: it closes
