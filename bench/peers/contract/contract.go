@@ -24,6 +24,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"mcpcourse/internal/mcp"
 )
 
 //go:embed tools.json
@@ -46,12 +48,12 @@ func Tools() []Tool {
 	return tools
 }
 
-// Limits, the same as the notes server's.
+// Limits: the notes server's own, so that the two cannot drift apart.
 const (
-	MaxNotes             = 100
-	MaxNoteBytes         = 4096
-	MaxCountdownSteps    = 1000
-	MaxCountdownInterval = 10 * time.Second
+	MaxNotes             = mcp.MaxNotes
+	MaxNoteBytes         = mcp.MaxNoteBytes
+	MaxCountdownSteps    = mcp.MaxCountdownSteps
+	MaxCountdownInterval = mcp.MaxCountdownInterval
 )
 
 // Echo serves the echo tool.
