@@ -164,6 +164,10 @@ func (o Options) Skips(l *Lesson) string {
 	return ""
 }
 
+// ModuleRoot returns the folder of the course's go.mod, found from the
+// current directory: the course root, for tools that work on the course.
+func ModuleRoot() (string, error) { return build.ModuleRoot() }
+
 // OptionsFromEnv reads the GRADER_* environment variables.
 func OptionsFromEnv() (Options, error) {
 	root, err := build.ModuleRoot()

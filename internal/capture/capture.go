@@ -68,7 +68,7 @@ import (
 func main() {
 	write := flag.Bool("write", false, "rewrite the stale blocks instead of failing")
 	flag.Parse()
-	root, err := courseRoot()
+	root, err := grader.ModuleRoot()
 	if err != nil {
 		fail(err)
 	}
@@ -501,17 +501,4 @@ func diff(old, fresh string) string {
 		}
 	}
 	return ""
-}
-
-// courseRoot finds the folder of the course's go.mod.
-func courseRoot() (string, error) {
-	out, err := exec.Command("go", "env", "GOMOD").Output()
-	if err != nil {
-		return "", fmt.Errorf("go env GOMOD: %w", err)
-	}
-	gomod := strings.TrimSpace(string(out))
-	if gomod == "" || gomod == os.DevNull {
-		return "", fmt.Errorf("run this from inside the course folder")
-	}
-	return filepath.Dir(gomod), nil
 }

@@ -122,7 +122,7 @@ func npmCI(what, dir string, flags ...string) step {
 func main() {
 	writeStarters := flag.Bool("write-starters", false, "rewrite "+starters.ManifestPath+" from the starter folders as they are, and exit")
 	flag.Parse()
-	root, err := courseRoot()
+	root, err := grader.ModuleRoot()
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "coursetest:", err)
 		os.Exit(2)
@@ -246,17 +246,4 @@ func inFolders(path string, folders []string) bool {
 		}
 	}
 	return false
-}
-
-// courseRoot finds the folder of the course's go.mod.
-func courseRoot() (string, error) {
-	out, err := exec.Command("go", "env", "GOMOD").Output()
-	if err != nil {
-		return "", fmt.Errorf("go env GOMOD: %w", err)
-	}
-	gomod := strings.TrimSpace(string(out))
-	if gomod == "" || gomod == os.DevNull {
-		return "", fmt.Errorf("run this from inside the course folder")
-	}
-	return filepath.Dir(gomod), nil
 }

@@ -130,7 +130,7 @@ func ModuleRoot() (string, error) {
 	}
 	gomod := strings.TrimSpace(string(out))
 	if gomod == "" || gomod == os.DevNull {
-		return "", errors.New("not inside the course module: run the grader from the course directory")
+		return "", errors.New("not inside the course module: run this from the course folder")
 	}
 	return filepath.Dir(gomod), nil
 }
