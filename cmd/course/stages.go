@@ -8,7 +8,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -252,14 +251,8 @@ func (a *app) replaceStage(stage string, want map[string][]byte) (string, error)
 			}
 		}
 	}
-	for path, content := range want {
-		dst := filepath.Join(dir, filepath.FromSlash(path))
-		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
-			return backup, err
-		}
-		if err := os.WriteFile(dst, content, 0o644); err != nil {
-			return backup, err
-		}
+	if err := writeFiles(dir, want); err != nil {
+		return backup, err
 	}
 	removeEmptyDirs(dir)
 	return backup, nil
@@ -283,21 +276,25 @@ func (a *app) backupStage(stage string) (string, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return "", err
 	}
-	paths := make([]string, 0, len(files))
-	for path := range files {
-		paths = append(paths, path)
-	}
-	sort.Strings(paths)
-	for _, path := range paths {
-		dst := filepath.Join(dir, filepath.FromSlash(path))
-		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
-			return "", err
-		}
-		if err := os.WriteFile(dst, files[path], 0o644); err != nil {
-			return "", err
-		}
+	if err := writeFiles(dir, files); err != nil {
+		return "", err
 	}
 	return filepath.ToSlash(rel), nil
+}
+
+// writeFiles writes files (paths slash-separated, relative to dir) under
+// dir, making the folders they need.
+func writeFiles(dir string, files map[string][]byte) error {
+	for path, content := range files {
+		dst := filepath.Join(dir, filepath.FromSlash(path))
+		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+			return err
+		}
+		if err := os.WriteFile(dst, content, 0o644); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // removeEmptyDirs removes the empty folders under dir (not dir itself).
