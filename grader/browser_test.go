@@ -17,8 +17,8 @@ import (
 	"mcpcourse/grader"
 	"mcpcourse/grader/internal/build"
 	"mcpcourse/grader/internal/proc"
-	"mcpcourse/internal/browserdemo"
-	"mcpcourse/internal/chromium"
+	"mcpcourse/tools/browserdemo"
+	"mcpcourse/tools/chromium"
 )
 
 // TestBrowser04 is lesson 04 in a real browser: a headless Chromium loads

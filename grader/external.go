@@ -4,7 +4,7 @@ import (
 	"encoding/json"
 	"net/http"
 
-	"mcpcourse/grader/internal/check"
+	"mcpcourse/grader/check"
 	"mcpcourse/grader/internal/wire"
 )
 

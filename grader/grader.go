@@ -41,12 +41,12 @@ import (
 	"sync"
 	"time"
 
+	"mcpcourse/grader/check"
 	"mcpcourse/grader/internal/build"
-	"mcpcourse/grader/internal/check"
 	"mcpcourse/grader/internal/wire"
 	"mcpcourse/grader/variants"
-	"mcpcourse/internal/stagefiles"
-	"mcpcourse/internal/starters"
+	"mcpcourse/tools/stagefiles"
+	"mcpcourse/tools/starters"
 )
 
 // Lesson is one stage of the course and the checks that grade it.
@@ -131,7 +131,7 @@ type Options struct {
 
 	// Pristine grades the lesson's starter as the course ships it, whatever
 	// a learner has written in the stage folder since (see
-	// internal/starters), built on the reference of the stages before it:
+	// tools/starters), built on the reference of the stages before it:
 	// what a learner who finished the earlier lessons starts this one with.
 	// The course's own tests use it, and GRADER_TARGET=starter.
 	Pristine bool

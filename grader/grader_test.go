@@ -15,8 +15,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"mcpcourse/grader"
+	"mcpcourse/grader/check"
 	"mcpcourse/grader/internal/build"
-	"mcpcourse/grader/internal/check"
 	"mcpcourse/grader/internal/testflag"
 )
 

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"time"
 
-	"mcpcourse/grader/internal/check"
+	"mcpcourse/grader/check"
 	"mcpcourse/grader/internal/wire"
 )
 

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"time"
 
-	"mcpcourse/grader/internal/check"
+	"mcpcourse/grader/check"
 	"mcpcourse/grader/internal/wire"
 )
 

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"time"
 
-	"mcpcourse/grader/internal/check"
+	"mcpcourse/grader/check"
 	"mcpcourse/grader/internal/proc"
 	"mcpcourse/grader/internal/wire"
 	"mcpcourse/internal/mcp"

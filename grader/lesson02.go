@@ -11,7 +11,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"mcpcourse/grader/internal/check"
+	"mcpcourse/grader/check"
 	"mcpcourse/grader/internal/wire"
 )
 

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"time"
 
-	"mcpcourse/grader/internal/check"
+	"mcpcourse/grader/check"
 	"mcpcourse/grader/internal/proc"
 	"mcpcourse/grader/internal/wire"
 )

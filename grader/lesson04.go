@@ -9,7 +9,7 @@ import (
 
 	"github.com/gorilla/websocket"
 
-	"mcpcourse/grader/internal/check"
+	"mcpcourse/grader/check"
 	"mcpcourse/grader/internal/proc"
 	"mcpcourse/grader/internal/wire"
 )

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"mcpcourse/grader/internal/check"
+	"mcpcourse/grader/check"
 	"mcpcourse/grader/internal/wire"
 )
 

@@ -6,7 +6,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 
-	"mcpcourse/grader/internal/check"
+	"mcpcourse/grader/check"
 )
 
 func TestOutcomeReportsEachCauseOnce(t *testing.T) {

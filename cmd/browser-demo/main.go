@@ -18,7 +18,7 @@ import (
 	"net/url"
 	"time"
 
-	"mcpcourse/internal/browserdemo"
+	"mcpcourse/tools/browserdemo"
 )
 
 func main() {

@@ -16,7 +16,7 @@ import (
 
 	"mcpcourse/grader"
 	"mcpcourse/grader/variants"
-	"mcpcourse/internal/starters"
+	"mcpcourse/tools/starters"
 )
 
 // stateDir is the course's own folder for what it keeps between runs

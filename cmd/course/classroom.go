@@ -19,7 +19,7 @@ import (
 	"time"
 
 	"mcpcourse/grader"
-	"mcpcourse/internal/procgroup"
+	"mcpcourse/tools/procgroup"
 )
 
 // Limits on grading one checkout in classroom mode.

@@ -18,7 +18,7 @@ import (
 
 	"mcpcourse/grader"
 	"mcpcourse/grader/variants"
-	"mcpcourse/internal/chromium"
+	"mcpcourse/tools/chromium"
 )
 
 // hangingServer answers nothing, ever, and shrugs off SIGTERM: only a kill

@@ -12,7 +12,7 @@ import (
 	"strconv"
 	"strings"
 
-	"mcpcourse/internal/chromium"
+	"mcpcourse/tools/chromium"
 )
 
 // doctorEnv is what the doctor looks at. Tests replace its functions to

@@ -14,8 +14,8 @@ import (
 
 	"mcpcourse/grader"
 	"mcpcourse/grader/steps"
-	"mcpcourse/internal/stagefiles"
-	"mcpcourse/internal/starters"
+	"mcpcourse/tools/stagefiles"
+	"mcpcourse/tools/starters"
 )
 
 // catchUp starts lesson NN from the reference of the lesson before it: the
@@ -170,7 +170,7 @@ func referenceFiles(root, stage string) (map[string][]byte, error) {
 }
 
 // starterFiles reads a stage's starter as shipped, from the manifest and
-// the git objects it names (see internal/starters). It reads every file
+// the git objects it names (see tools/starters). It reads every file
 // before anything is changed, so a clone without the history fails cleanly.
 func starterFiles(root, stage string) (map[string][]byte, error) {
 	manifest, err := starters.Read(root)

@@ -15,7 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"mcpcourse/grader"
-	"mcpcourse/grader/internal/check"
+	"mcpcourse/grader/check"
 	"mcpcourse/grader/internal/proc"
 	"mcpcourse/grader/variants"
 )

@@ -25,11 +25,11 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"mcpcourse/grader"
+	"mcpcourse/grader/check"
 	"mcpcourse/grader/internal/build"
-	"mcpcourse/grader/internal/check"
 	"mcpcourse/grader/internal/testflag"
 	"mcpcourse/grader/variants"
-	"mcpcourse/internal/starters"
+	"mcpcourse/tools/starters"
 )
 
 func TestMain(m *testing.M) {
@@ -85,7 +85,7 @@ func TestReferencePassesEveryCheckUnderRace(t *testing.T) {
 
 // TestStarterFailsEveryCheckThatNeedsWork grades the starters as the course
 // ships them. In a learner's clone the stage folders hold the learner's
-// work, so the shipped starters are read back from git (internal/starters):
+// work, so the shipped starters are read back from git (tools/starters):
 // the learner's code is never what this test grades.
 func TestStarterFailsEveryCheckThatNeedsWork(t *testing.T) {
 	for _, l := range grader.Lessons() {

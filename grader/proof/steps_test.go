@@ -16,11 +16,11 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"mcpcourse/grader"
+	"mcpcourse/grader/check"
 	"mcpcourse/grader/internal/build"
-	"mcpcourse/grader/internal/check"
 	"mcpcourse/grader/steps"
 	"mcpcourse/grader/variants"
-	"mcpcourse/internal/stagefiles"
+	"mcpcourse/tools/stagefiles"
 )
 
 // A lesson promises, step by step, which checks each step turns green. The

@@ -18,7 +18,7 @@ import (
 
 	"mcpcourse/grader"
 	"mcpcourse/grader/variants"
-	"mcpcourse/internal/stagefiles"
+	"mcpcourse/tools/stagefiles"
 )
 
 // Lesson is one lesson's steps.

@@ -19,7 +19,7 @@ import (
 	"sync"
 	"time"
 
-	"mcpcourse/grader/internal/check"
+	"mcpcourse/grader/check"
 	"mcpcourse/grader/internal/proc"
 )
 

@@ -10,7 +10,7 @@ import (
 	"sync"
 	"time"
 
-	"mcpcourse/grader/internal/check"
+	"mcpcourse/grader/check"
 	"mcpcourse/grader/internal/proc"
 )
 

@@ -10,7 +10,7 @@ import (
 	"sync"
 	"time"
 
-	"mcpcourse/grader/internal/check"
+	"mcpcourse/grader/check"
 )
 
 // Stream is an HTTP response whose body is read as it arrives, such as an

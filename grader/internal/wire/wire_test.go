@@ -12,7 +12,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"mcpcourse/grader/internal/check"
+	"mcpcourse/grader/check"
 )
 
 func TestParse(t *testing.T) {

@@ -12,7 +12,7 @@ import (
 
 	"github.com/gorilla/websocket"
 
-	"mcpcourse/grader/internal/check"
+	"mcpcourse/grader/check"
 )
 
 // WS is a conversation with the target's WebSocket entry point, /ws beside

@@ -3,8 +3,8 @@
 // marker describes, and compares the block with what the grader printed;
 // with -write it puts the fresh output in the block instead.
 //
-//	go run ./internal/capture          # check: exit 1 if a block is stale (CI runs this)
-//	go run ./internal/capture -write   # regenerate every stale block
+//	go run ./tools/capture          # check: exit 1 if a block is stale (CI runs this)
+//	go run ./tools/capture -write   # regenerate every stale block
 //
 // # Markers
 //
@@ -147,7 +147,7 @@ func main() {
 	}
 	switch {
 	case stale > 0 && !*write:
-		fmt.Printf("%d captured blocks no longer match the grader's output. Regenerate them with: go run ./internal/capture -write\n", stale)
+		fmt.Printf("%d captured blocks no longer match the grader's output. Regenerate them with: go run ./tools/capture -write\n", stale)
 		os.Exit(1)
 	case *write:
 		fmt.Printf("%d blocks updated\n", stale)

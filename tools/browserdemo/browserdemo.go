@@ -26,7 +26,7 @@ import (
 	"sync"
 	"time"
 
-	"mcpcourse/internal/chromium"
+	"mcpcourse/tools/chromium"
 )
 
 //go:embed page.html

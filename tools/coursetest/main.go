@@ -1,14 +1,14 @@
 // Command coursetest runs the course's own tests: the gates every change must
 // pass before it lands, and exactly what CI runs (.ci/run calls it).
 //
-//	go run ./internal/coursetest
+//	go run ./tools/coursetest
 //
 // In order: gofmt, go vet, the unit tests of the given code, the reference
 // solutions and the course command (cmd/course, whose classroom test checks
 // its HTML report in a headless Chromium) under the race detector, the grader
 // against the reference, the proofs that the grader works (grader/proof), the
 // check that the grader output quoted in the lessons is current
-// (internal/capture), and the interop tests, in which real clients drive the
+// (tools/capture), and the interop tests, in which real clients drive the
 // reference servers (interop/, a module of its own; see interop/README.md):
 // the official Go SDK and TypeScript SDK clients, both MCP Inspector CLIs, and
 // the official MCP conformance suite. Last, the benchmark (bench/, a module of
@@ -26,7 +26,7 @@
 // manifest (grader/starters.sum) an error instead: a course change that
 // edits a starter must regenerate the manifest, with
 //
-//	go run ./internal/coursetest -write-starters
+//	go run ./tools/coursetest -write-starters
 package main
 
 import (
@@ -39,7 +39,7 @@ import (
 	"time"
 
 	"mcpcourse/grader"
-	"mcpcourse/internal/starters"
+	"mcpcourse/tools/starters"
 )
 
 // step is one gate: a command, run from a folder of the course.
@@ -83,7 +83,7 @@ func steps(learnerFolders []string) []step {
 		{name: "grader on the reference, race detector", env: []string{"GRADER_TARGET=solutions", "GRADER_RACE=1"},
 			args: []string{"go", "test", "-race", "-count=1", "./grader"}},
 		{name: "proofs that the grader works", args: []string{"go", "test", "-count=1", "-timeout=30m", "./grader/proof"}},
-		{name: "the grader output quoted in the lessons is current", args: []string{"go", "run", "./internal/capture"}},
+		{name: "the grader output quoted in the lessons is current", args: []string{"go", "run", "./tools/capture"}},
 		// The npm packages the interop tests run, each pinned by its lockfile.
 		// The conformance folder also pins the Node.js 22 that the suite and
 		// both Inspectors need: the npm package "node" installs it with an
@@ -205,7 +205,7 @@ func checkStarters(root string, strict bool) ([]string, error) {
 	}
 	for _, f := range stageFolders() {
 		if !covered[f] {
-			return nil, fmt.Errorf("%s does not list the starter folder %s: run go run ./internal/coursetest -write-starters", starters.ManifestPath, f)
+			return nil, fmt.Errorf("%s does not list the starter folder %s: run go run ./tools/coursetest -write-starters", starters.ManifestPath, f)
 		}
 	}
 	changes, err := starters.Changes(root)
@@ -220,7 +220,7 @@ func checkStarters(root string, strict bool) ([]string, error) {
 		for _, c := range changes {
 			fmt.Fprintf(&b, "  %s %s\n", c.Kind, c.Path)
 		}
-		return nil, fmt.Errorf("the starter folders differ from %s:\n%sIf the change to the starters is meant, run go run ./internal/coursetest -write-starters and commit the manifest",
+		return nil, fmt.Errorf("the starter folders differ from %s:\n%sIf the change to the starters is meant, run go run ./tools/coursetest -write-starters and commit the manifest",
 			starters.ManifestPath, b.String())
 	}
 	seen := map[string]bool{}

@@ -16,7 +16,7 @@ import (
 	"strings"
 	"time"
 
-	"mcpcourse/internal/procgroup"
+	"mcpcourse/tools/procgroup"
 )
 
 // ErrNotFound is returned by Find when no browser is installed.
