@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -271,19 +272,43 @@ func parseClientEvents(r io.Reader, stage string) ([]clientRun, error) {
 				continue // not a client of this stage
 			}
 		}
-		if run.status == "skip" {
-			run.why = skipReason(tests[scope].output)
-		}
-		for _, sub := range order {
-			if !strings.HasPrefix(sub, scope+"/") {
+		// Judge by the leaves: a client passed only if some part of it
+		// ran and passed, and none failed. A test whose every part was
+		// skipped did not run, whatever go test says of its parent.
+		var leaves []string
+		for _, t := range order {
+			if t != scope && !strings.HasPrefix(t, scope+"/") {
 				continue
 			}
-			switch tests[sub].status {
-			case "skip":
-				run.skipped = append(run.skipped, strings.TrimPrefix(sub, scope+"/")+": "+skipReason(tests[sub].output))
-			case "fail":
-				run.status = "fail"
+			if !hasChild(order, t) {
+				leaves = append(leaves, t)
 			}
+		}
+		passes, fails := 0, 0
+		var reasons []string
+		for _, leaf := range leaves {
+			switch tests[leaf].status {
+			case "pass":
+				passes++
+			case "fail":
+				fails++
+			case "skip":
+				why := skipReason(tests[leaf].output)
+				if leaf != scope {
+					run.skipped = append(run.skipped, strings.TrimPrefix(leaf, scope+"/")+": "+why)
+				}
+				if !slices.Contains(reasons, why) {
+					reasons = append(reasons, why)
+				}
+			}
+		}
+		switch {
+		case fails > 0 || run.status == "fail":
+			run.status = "fail"
+		case passes == 0:
+			run.status, run.why, run.skipped = "skip", strings.Join(reasons, "; "), nil
+		default:
+			run.status = "pass"
 		}
 		if run.status == "fail" {
 			for _, t := range order {
@@ -295,6 +320,16 @@ func parseClientEvents(r io.Reader, stage string) ([]clientRun, error) {
 		runs = append(runs, run)
 	}
 	return runs, nil
+}
+
+// hasChild reports whether any test in order is a subtest of name.
+func hasChild(order []string, name string) bool {
+	for _, t := range order {
+		if strings.HasPrefix(t, name+"/") {
+			return true
+		}
+	}
+	return false
 }
 
 // skipReason picks the words of t.Skip out of a skipped test's output: the

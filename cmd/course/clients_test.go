@@ -97,3 +97,18 @@ func TestBrowserSkipSaysHowToInstallChromium(t *testing.T) {
 	assert.Contains(t, a.out.String(), "apt-get install chromium")
 	assert.NotContains(t, a.out.String(), "is refused from an origin")
 }
+
+func TestAClientWhosePartsAllSkippedDidNotRun(t *testing.T) {
+	runs, err := parseClientEvents(strings.NewReader(events(
+		`{"Action":"run","Test":"TestConformanceNotesServer/03-sse-resume/ping"}`,
+		`{"Action":"output","Test":"TestConformanceNotesServer/03-sse-resume/ping","Output":"    npm_test.go:31: conformance is not installed; run: npm ci --prefix interop/conformance\n"}`,
+		`{"Action":"skip","Test":"TestConformanceNotesServer/03-sse-resume/ping"}`,
+		`{"Action":"output","Test":"TestConformanceNotesServer/03-sse-resume/tools-list","Output":"    npm_test.go:31: conformance is not installed; run: npm ci --prefix interop/conformance\n"}`,
+		`{"Action":"skip","Test":"TestConformanceNotesServer/03-sse-resume/tools-list"}`,
+		`{"Action":"pass","Test":"TestConformanceNotesServer/03-sse-resume"}`,
+		`{"Action":"pass","Test":"TestConformanceNotesServer"}`)), "03-sse-resume")
+	require.NoError(t, err)
+	require.Len(t, runs, 1)
+	assert.Equal(t, "skip", runs[0].status, "go test passes a parent whose subtests all skipped; the client did not run")
+	assert.Equal(t, "conformance is not installed; run: npm ci --prefix interop/conformance", runs[0].why, "one reason, said once")
+}
