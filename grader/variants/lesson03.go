@@ -119,7 +119,7 @@ var lesson03 = []*Variant{
 		Name: "shutdown-waits-for-get-streams", Lesson: "03", Kills: []string{"SSE-09"},
 		Mistake: "shuts down with http.Server.Shutdown alone, which waits for GET streams that never end",
 		Edits: []Edit{{File: serveLoop,
-			Old: `	srv.RegisterOnShutdown(streams.CloseStreams)
+			Old: `	streams.CloseStreams()
 `,
 			New: ``,
 		}},
