@@ -50,8 +50,8 @@ var hintsLesson03 = map[string]Hint{
 	},
 	"SSE-09": {
 		"What does http.Server.Shutdown wait for, and does a GET stream ever finish by itself?",
-		"net/http: Server.Shutdown waits for active connections to go idle; Server.RegisterOnShutdown runs functions when it starts.",
-		"The given main calls srv.RegisterOnShutdown(handler.CloseStreams); make hold return on <-h.closing.",
+		"net/http: Server.Shutdown waits for active connections to go idle; the given serve.Run calls the handler's CloseStreams before it.",
+		"CloseStreams closes h.closing, and serve.Run calls it before srv.Shutdown; make hold return on <-h.closing.",
 	},
 	"SSE-10": {
 		"Which requests reach your GET handler in stateless mode?",

@@ -110,7 +110,7 @@ var hintsLesson04 = map[string]Hint{
 	},
 	"ORIGIN-22": {
 		"Does http.Server.Shutdown know about a connection the upgrader hijacked?",
-		"net/http: Shutdown does not close or wait for hijacked connections; RegisterOnShutdown runs your function when it starts.",
+		"net/http: Shutdown does not close or wait for hijacked connections; the given serve.Run calls CloseStreams before it.",
 		"CloseStreams calls h.sockets.closeAll(), which cancels each connection; serveSocket then sends websocket.CloseGoingAway; Close waits for them (h.sockets.wait).",
 	},
 	"ORIGIN-24": {

@@ -130,7 +130,7 @@ var Lesson03 = &Lesson{
 			Spec:  check.Spec{Rev: rev, Section: "basic/lifecycle › Shutdown › HTTP", Quote: "For HTTP transports, shutdown is indicated by closing the associated HTTP connection(s)."},
 			Course: "http.Server.Shutdown waits for every response to finish, and a GET stream never does. The course requires SIGTERM to end open GET streams " +
 				"within 1.5 s and the process to exit, with status 0, within 3 s.",
-			Hint: "Register the handler's CloseStreams with srv.RegisterOnShutdown, so that Shutdown ends the GET streams while the POSTs finish.",
+			Hint: "The given serve.Run calls the handler's CloseStreams before Shutdown: make hold return when it closes h.closing, so that the GET streams end while the POSTs finish.",
 			Run:  checkSIGTERMEndsStreams,
 		},
 		{

@@ -270,7 +270,7 @@ var Lesson04 = &Lesson{
 			Title:  "SIGTERM closes open WebSockets with 1001 (going away), and the server exits",
 			Spec:   check.Spec{Rev: rev, Section: "basic/lifecycle › Shutdown", Quote: "the server SHOULD initiate shutdown by closing the connection"},
 			Course: "http.Server.Shutdown does not track hijacked connections: the handler must close its sockets itself, with a close frame, when shutdown begins.",
-			Hint:   "Keep the open sockets in a set; CloseStreams (registered with RegisterOnShutdown) cancels each connection, which then sends a close frame with websocket.CloseGoingAway.",
+			Hint:   "Keep the open sockets in a set; CloseStreams (which serve.Run calls before Shutdown) cancels each connection, which then sends a close frame with websocket.CloseGoingAway.",
 			Run:    checkWebSocketShutdown,
 		},
 		{

@@ -138,9 +138,9 @@ func forbidden(w http.ResponseWriter, format string, args ...any) {
 }
 
 // CloseStreams ends the GET streams and the WebSockets, and refuses new
-// ones, for a graceful shutdown (http.Server.RegisterOnShutdown): neither
-// ever ends by itself, and Shutdown does not wait for a WebSocket, whose
-// connection it no longer owns.
+// ones, for a graceful shutdown (serve.Run calls it before
+// http.Server.Shutdown): neither ever ends by itself, and Shutdown does not
+// wait for a WebSocket, whose connection it no longer owns.
 func (h *Handler) CloseStreams() {
 	h.mcp.CloseStreams()
 	h.sockets.closeAll()
