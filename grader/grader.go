@@ -45,6 +45,7 @@ import (
 	"mcpcourse/grader/internal/build"
 	"mcpcourse/grader/internal/wire"
 	"mcpcourse/grader/variants"
+	"mcpcourse/tools/courseroot"
 	"mcpcourse/tools/stagefiles"
 	"mcpcourse/tools/starters"
 )
@@ -164,13 +165,9 @@ func (o Options) Skips(l *Lesson) string {
 	return ""
 }
 
-// ModuleRoot returns the folder of the course's go.mod, found from the
-// current directory: the course root, for tools that work on the course.
-func ModuleRoot() (string, error) { return build.ModuleRoot() }
-
 // OptionsFromEnv reads the GRADER_* environment variables.
 func OptionsFromEnv() (Options, error) {
-	root, err := build.ModuleRoot()
+	root, err := courseroot.Find()
 	if err != nil {
 		return Options{}, err
 	}

@@ -16,6 +16,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"mcpcourse/tools/courseroot"
 )
 
 // The official MCP conformance suite (npm @modelcontextprotocol/conformance)
@@ -234,7 +236,7 @@ func everythingStage() (string, error) {
 func TestEverythingServesNewestStage(t *testing.T) {
 	got, err := everythingStage()
 	require.NoError(t, err)
-	root, err := repoRoot()
+	root, err := courseroot.Find()
 	require.NoError(t, err)
 	newest := ""
 	for _, s := range stages {

@@ -2,51 +2,23 @@ package main
 
 import (
 	"bufio"
-	"bytes"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 
 	"mcpcourse/grader"
+	"mcpcourse/tools/courseroot"
 )
 
-// modulePath is the course module's path, as its go.mod declares it.
-const modulePath = "mcpcourse"
-
-// findRoot finds the course: the nearest folder, from the working
-// directory upwards, whose go.mod declares the course module.
+// findRoot finds the course from the working directory (courseroot), and
+// says how to get there when it is not above it.
 func findRoot() (string, error) {
-	dir, err := os.Getwd()
+	root, err := courseroot.Find()
 	if err != nil {
-		return "", err
+		return "", fmt.Errorf("%w, then run %s", err, self)
 	}
-	for {
-		if isCourse(dir) {
-			return dir, nil
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return "", errors.New("this is not the course folder: cd into the folder you cloned (the one with go.mod), then run " + self)
-		}
-		dir = parent
-	}
-}
-
-// isCourse reports whether dir holds the course's go.mod.
-func isCourse(dir string) bool {
-	data, err := os.ReadFile(filepath.Join(dir, "go.mod"))
-	if err != nil {
-		return false
-	}
-	sc := bufio.NewScanner(bytes.NewReader(data))
-	for sc.Scan() {
-		if f := strings.Fields(sc.Text()); len(f) >= 2 && f[0] == "module" {
-			return strings.Trim(f[1], `"`) == modulePath
-		}
-	}
-	return false
+	return root, nil
 }
 
 // lessonArg finds the lesson a command-line argument names: "02", "2" or

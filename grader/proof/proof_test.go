@@ -29,6 +29,7 @@ import (
 	"mcpcourse/grader/internal/build"
 	"mcpcourse/grader/internal/testflag"
 	"mcpcourse/grader/variants"
+	"mcpcourse/tools/courseroot"
 	"mcpcourse/tools/starters"
 )
 
@@ -49,7 +50,7 @@ const referenceRuns = 3
 
 func options(t *testing.T) grader.Options {
 	t.Helper()
-	root, err := build.ModuleRoot()
+	root, err := courseroot.Find()
 	require.NoError(t, err)
 	return grader.Options{Root: root, Base: "."}
 }

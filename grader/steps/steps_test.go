@@ -10,10 +10,11 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"mcpcourse/grader"
+	"mcpcourse/tools/courseroot"
 )
 
 func courseRoot(t *testing.T) string {
-	root, err := grader.ModuleRoot()
+	root, err := courseroot.Find()
 	require.NoError(t, err)
 	return root
 }

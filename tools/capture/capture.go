@@ -63,12 +63,13 @@ import (
 	"sync"
 
 	"mcpcourse/grader"
+	"mcpcourse/tools/courseroot"
 )
 
 func main() {
 	write := flag.Bool("write", false, "rewrite the stale blocks instead of failing")
 	flag.Parse()
-	root, err := grader.ModuleRoot()
+	root, err := courseroot.Find()
 	if err != nil {
 		fail(err)
 	}

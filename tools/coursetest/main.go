@@ -39,6 +39,7 @@ import (
 	"time"
 
 	"mcpcourse/grader"
+	"mcpcourse/tools/courseroot"
 	"mcpcourse/tools/starters"
 )
 
@@ -122,7 +123,7 @@ func npmCI(what, dir string, flags ...string) step {
 func main() {
 	writeStarters := flag.Bool("write-starters", false, "rewrite "+starters.ManifestPath+" from the starter folders as they are, and exit")
 	flag.Parse()
-	root, err := grader.ModuleRoot()
+	root, err := courseroot.Find()
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "coursetest:", err)
 		os.Exit(2)

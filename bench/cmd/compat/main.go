@@ -28,7 +28,6 @@ import (
 	"flag"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -37,6 +36,7 @@ import (
 
 	"mcpcourse/bench/load"
 	"mcpcourse/grader"
+	"mcpcourse/tools/courseroot"
 )
 
 func main() {
@@ -193,17 +193,13 @@ func gradeRow(r row, l *grader.Lesson, smoke bool) (*graded, error) {
 	return g, nil
 }
 
-// roots finds the bench module's folder and the course's, above it.
+// roots finds the course's folder, and the bench module's inside it.
 func roots() (bench, course string, err error) {
-	out, err := exec.Command("go", "env", "GOMOD").Output()
+	course, err = courseroot.Find()
 	if err != nil {
-		return "", "", fmt.Errorf("go env GOMOD: %w", err)
+		return "", "", err
 	}
-	bench = filepath.Dir(strings.TrimSpace(string(out)))
-	if filepath.Base(bench) != "bench" {
-		return "", "", fmt.Errorf("run this from the bench folder: cd bench && go run ./cmd/compat")
-	}
-	return bench, filepath.Dir(bench), nil
+	return filepath.Join(course, "bench"), course, nil
 }
 
 func fatal(err error) {
