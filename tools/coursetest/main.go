@@ -3,8 +3,10 @@
 //
 //	go run ./tools/coursetest
 //
-// In order: gofmt, go vet, the unit tests of the given code, the reference
-// solutions and the course command (cmd/course, whose classroom test checks
+// In order: gofmt, go vet, the unit tests of the given code, the course's
+// tools (tools/stoptest among them: every command that says it listens
+// stops cleanly on SIGTERM sent right after it says so, 200 times each), the
+// reference solutions and the course command (cmd/course, whose classroom test checks
 // its HTML report in a headless Chromium) under the race detector, the grader
 // against the reference, the proofs that the grader works (grader/proof), the
 // check that the grader output quoted in the lessons is current
@@ -80,7 +82,7 @@ func steps(learnerFolders []string) []step {
 		{name: "go vet", args: vet},
 		{name: "go vet (interop)", dir: "interop", args: []string{"go", "vet", "./..."}},
 		{name: "go vet (bench)", dir: "bench", args: []string{"go", "vet", "./..."}},
-		{name: "unit tests, race detector", args: []string{"go", "test", "-race", "-count=1", "./internal/...", "./solutions/...", "./grader/internal/...", "./grader/steps/...", "./cmd/..."}},
+		{name: "unit tests, race detector", args: []string{"go", "test", "-race", "-count=1", "./internal/...", "./tools/...", "./solutions/...", "./grader/internal/...", "./grader/steps/...", "./cmd/..."}},
 		{name: "grader on the reference, race detector", env: []string{"GRADER_TARGET=solutions", "GRADER_RACE=1"},
 			args: []string{"go", "test", "-race", "-count=1", "./grader"}},
 		{name: "proofs that the grader works", args: []string{"go", "test", "-count=1", "-timeout=30m", "./grader/proof"}},
