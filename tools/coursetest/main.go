@@ -3,23 +3,24 @@
 //
 //	go run ./tools/coursetest
 //
-// In order: gofmt, go vet, the unit tests of the given code, the course's
-// tools (tools/stoptest among them: every command that says it listens
-// stops cleanly on SIGTERM sent right after it says so, 200 times each), the
-// reference solutions and the course command (cmd/course, whose classroom test checks
-// its HTML report in a headless Chromium) under the race detector, the grader
-// against the reference, the proofs that the grader works (grader/proof), the
-// check that the grader output quoted in the lessons is current
-// (tools/capture), and the interop tests, in which real clients drive the
-// reference servers (interop/, a module of its own; see interop/README.md):
-// the official Go SDK and TypeScript SDK clients, both MCP Inspector CLIs, and
-// the official MCP conformance suite. Last, the benchmark (bench/, a module of
-// its own): its peer servers through the whole tool contract, a smoke run of
-// every row with tiny counts, and a smoke run of the compatibility table
-// (cmd/compat, which grades the peers with the grader's external mode). The
-// npm steps need npm and Node.js 18 or
-// newer (the TypeScript SDK client and peer run on it); they install the Node.js 22
-// that the suite and the Inspectors run on from the npm registry.
+// In order: that git tracks no built executable (tools/binaries), gofmt, go
+// vet, the unit tests of the given code, the course's tools (tools/stoptest
+// among them: every command that says it listens stops cleanly on SIGTERM
+// sent right after it says so, 200 times each), the reference solutions and
+// the course command (cmd/course, whose classroom test checks its HTML report
+// in a headless Chromium) under the race detector, the grader against the
+// reference, the proofs that the grader works (grader/proof), the check that
+// the grader output quoted in the lessons is current (tools/capture), and the
+// interop tests, in which real clients drive the reference servers (interop/,
+// a module of its own; see interop/README.md): the official Go SDK and
+// TypeScript SDK clients, both MCP Inspector CLIs, and the official MCP
+// conformance suite. Last, the benchmark (bench/, a module of its own): its
+// peer servers through the whole tool contract, a smoke run of every row with
+// tiny counts, and a smoke run of the compatibility table (cmd/compat, which
+// grades the peers with the grader's external mode). The npm steps need npm
+// and Node.js 18 or newer (the TypeScript SDK client and peer run on it);
+// they install the Node.js 22 that the suite and the Inspectors run on from
+// the npm registry.
 //
 // It also works on a learner's clone, where the stage folders hold the
 // learner's code: the proofs then grade the starters as shipped (read back
@@ -41,11 +42,13 @@ import (
 	"time"
 
 	"mcpcourse/grader"
+	"mcpcourse/tools/binaries"
 	"mcpcourse/tools/courseroot"
 	"mcpcourse/tools/starters"
 )
 
-// step is one gate: a command, run from a folder of the course.
+// step is one gate: a command, run from a folder of the course, or a
+// function of this program's own.
 type step struct {
 	name string
 	dir  string // relative to the course root
@@ -54,6 +57,21 @@ type step struct {
 	// check, when set, judges the command's output instead of its exit
 	// status alone (gofmt -l exits 0 even when files need formatting).
 	check func(out string) error
+	// do, when set, is the gate itself, instead of a command.
+	do func(root string) error
+}
+
+// noBinaries refuses an executable that git tracks: nothing built is
+// committed.
+func noBinaries(root string) error {
+	found, err := binaries.Committed(root)
+	if err != nil {
+		return err
+	}
+	if len(found) > 0 {
+		return fmt.Errorf("git tracks built executables; remove them (git rm --cached) and let .gitignore keep them out:\n%s", strings.Join(found, "\n"))
+	}
+	return nil
 }
 
 func steps(learnerFolders []string) []step {
@@ -78,6 +96,7 @@ func steps(learnerFolders []string) []step {
 		vet = append(vet, "./internal/...", "./solutions/...", "./grader/...", "./cmd/...")
 	}
 	return []step{
+		{name: "no built binary is committed", do: noBinaries},
 		{name: "gofmt", args: []string{"gofmt", "-l", "."}, check: gofmtClean},
 		{name: "go vet", args: vet},
 		{name: "go vet (interop)", dir: "interop", args: []string{"go", "vet", "./..."}},
@@ -146,7 +165,11 @@ func main() {
 	start := time.Now()
 	var failed []string
 	for _, s := range steps(learnerFolders) {
-		fmt.Printf("==> %s: %s\n", s.name, strings.Join(append(append([]string(nil), s.env...), s.args...), " "))
+		if s.do != nil {
+			fmt.Printf("==> %s\n", s.name)
+		} else {
+			fmt.Printf("==> %s: %s\n", s.name, strings.Join(append(append([]string(nil), s.env...), s.args...), " "))
+		}
 		began := time.Now()
 		if err := run(root, s); err != nil {
 			fmt.Printf("FAIL %s (%.1fs): %v\n\n", s.name, time.Since(began).Seconds(), err)
@@ -163,6 +186,9 @@ func main() {
 }
 
 func run(root string, s step) error {
+	if s.do != nil {
+		return s.do(root)
+	}
 	cmd := exec.Command(s.args[0], s.args[1:]...)
 	cmd.Dir = filepath.Join(root, s.dir)
 	cmd.Env = append(os.Environ(), s.env...)
