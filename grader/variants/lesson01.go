@@ -481,8 +481,8 @@ var lesson01 = []*Variant{
 		Name: "progress-counts-down", Lesson: "01", Kills: []string{"STDIO-17"},
 		Mistake: "reports the steps left as progress, so the value goes down",
 		Edits: []Edit{{File: mcpTools,
-			Old: `req.Progress(ctx, float64(step), float64(*a.From),`,
-			New: `req.Progress(ctx, float64(*a.From-step), float64(*a.From),`,
+			Old: `req.Progress(ctx, float64(step), float64(total),`,
+			New: `req.Progress(ctx, float64(total-step), float64(total),`,
 		}},
 	},
 	{
