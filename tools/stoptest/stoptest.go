@@ -28,11 +28,12 @@ type Command struct {
 	Argv  []string // a built binary and its arguments
 	Ready string   // text of the line, on stdout or stderr, that says it is ready
 	Exit  int      // the exit status it documents after SIGTERM
+	Runs  int      // how many runs; 0 means DefaultRuns
 }
 
 const (
-	// Runs is how many times Prove starts a command.
-	Runs = 200
+	// DefaultRuns is how many times Prove starts a command.
+	DefaultRuns = 200
 	// parallel is how many runs go at once: the runs mostly wait on
 	// process starts and exits, not on the CPU.
 	parallel = 8
@@ -43,13 +44,17 @@ const (
 	stopTimeout  = 5 * time.Second
 )
 
-// Prove starts c Runs times, a few at once, sends each SIGTERM the moment
+// Prove starts c c.Runs times, a few at once, sends each SIGTERM the moment
 // its ready line appears, and fails t unless every run exits with status
 // c.Exit within stopTimeout.
 func Prove(t *testing.T, c Command) {
 	t.Helper()
 	if !canTerminate {
 		t.Skip("SIGTERM is not available on this system")
+	}
+	runs := c.Runs
+	if runs <= 0 {
+		runs = DefaultRuns
 	}
 	var (
 		mu       sync.Mutex
@@ -70,14 +75,14 @@ func Prove(t *testing.T, c Command) {
 			}
 		}()
 	}
-	for i := 0; i < Runs; i++ {
+	for i := 0; i < runs; i++ {
 		next <- i
 	}
 	close(next)
 	wg.Wait()
 	if len(failures) > 0 {
 		t.Errorf("%s: %d of %d runs did not stop cleanly on SIGTERM sent right after %q; the first:\n%s",
-			c.Name, len(failures), Runs, c.Ready, failures[0])
+			c.Name, len(failures), runs, c.Ready, failures[0])
 	}
 }
 
