@@ -93,7 +93,7 @@ func steps(learnerFolders []string) []step {
 	if len(learnerFolders) == 0 {
 		vet = append(vet, "./...")
 	} else {
-		vet = append(vet, "./internal/...", "./solutions/...", "./grader/...", "./cmd/...")
+		vet = append(vet, "./internal/...", "./tools/...", "./solutions/...", "./grader/...", "./cmd/...")
 	}
 	return []step{
 		{name: "no built binary is committed", do: noBinaries},
