@@ -71,6 +71,7 @@ var (
 // File is one reference file, parsed into its regions.
 type File struct {
 	Name  string // for messages, such as "solutions/01-stdio/serve.go"
+	lines []string
 	nodes []node
 }
 
@@ -85,6 +86,7 @@ type Region struct {
 	Step     int       // the step that writes the live code
 	What     string    // what it is, as the marker says
 	Line     int       // the line of its "@step" marker, from 1
+	End      int       // the line of its "@end"
 	Versions []Version // the live code first, then the older versions, newest first
 }
 
@@ -93,6 +95,7 @@ type Version struct {
 	Step  int    // the step that wrote it; 0 for the starter
 	What  string // as its marker says
 	Line  int    // the line of its marker
+	lines []string // its lines as written, markers of nested regions included
 	nodes []node
 }
 
@@ -107,7 +110,7 @@ func Parse(name string, src []byte) (*File, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &File{Name: name, nodes: nodes}, nil
+	return &File{Name: name, lines: lines, nodes: nodes}, nil
 }
 
 // parseLines parses lines (numbers[i] is the file's line number of
@@ -194,11 +197,12 @@ func parseRegion(name string, lines []string, numbers []int, start int, r *Regio
 	if err != nil {
 		return 0, err
 	}
-	r.Versions = append(r.Versions, Version{Step: r.Step, What: r.What, Line: r.Line, nodes: live})
+	r.Versions = append(r.Versions, Version{Step: r.Step, What: r.What, Line: r.Line, lines: lines[start+1 : liveEnd], nodes: live})
 
 	// Then the older versions, each a run of "// |" lines.
 	for i = liveEnd; ; {
 		if endMarker.MatchString(lines[i]) {
+			r.End = numbers[i]
 			return i, nil
 		}
 		v := Version{Line: numbers[i]}
@@ -233,6 +237,7 @@ func parseRegion(name string, lines []string, numbers []int, start int, r *Regio
 		if openMarker.MatchString(lines[i]) && strings.Contains(lines[i], "@step") {
 			return 0, fail(i, "a region inside an older version is written in it, as \"// | // @step …\"")
 		}
+		v.lines = text
 		if v.nodes, err = parseLines(name, text, nums, v.Step, newer); err != nil {
 			return 0, err
 		}
@@ -357,6 +362,40 @@ func (v *Version) Text(s int) []string {
 			out = append(out, l)
 		}
 	}
+	return out
+}
+
+// Outside returns the file's code outside the region, as Lines does: the
+// lines a state may hold whatever version of the region it holds.
+func (f *File) Outside(r *Region) []string {
+	var rest []string
+	for i, l := range f.lines {
+		if i+1 < r.Line || i+1 > r.End {
+			rest = append(rest, l)
+		}
+	}
+	return (&Version{lines: rest}).Lines()
+}
+
+// Lines returns the version's code as it is written, without markers: its
+// own lines and those of every region nested in it, older versions
+// included. A state that does not hold the version holds none of the lines
+// that are its alone.
+func (v *Version) Lines() []string {
+	var out []string
+	var walk func(lines []string)
+	walk = func(lines []string) {
+		for _, l := range lines {
+			if m := stubLine.FindStringSubmatch(l); m != nil {
+				walk([]string{m[1] + m[2]})
+				continue
+			}
+			if !anyMarker.MatchString(l) {
+				out = append(out, l)
+			}
+		}
+	}
+	walk(v.lines)
 	return out
 }
 
