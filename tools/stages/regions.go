@@ -22,6 +22,8 @@
 //	// | // TODO(step 1): answer the request.
 //	// @end
 //
+// The markers, each a line of its own:
+//
 //   - "// @step N: what" opens a region: the lines below it are the code
 //     step N writes, in the reference as it is (live code).
 //   - "// @was K: what" starts an older version: the code as step K (K < N)
@@ -48,8 +50,10 @@
 //
 // After the regions, each state is pointed at the learner's folders
 // (mcpcourse/solutions/… becomes mcpcourse/…), its imports follow its code
-// (the ones it no longer uses go, the ones its stubs use come), and it is
-// gofmt'ed. The reference's tests are never part of a state but the last.
+// (the ones it no longer uses go, the ones its stubs use come, from the
+// imports of the stage's other files), and it is gofmt'ed. A state holds
+// no tests of the reference: they test every step, the ones still to
+// write included. Reference, what catch-up writes, can add them.
 package stages
 
 import (
@@ -92,9 +96,9 @@ type Region struct {
 
 // Version is one version of a region's code.
 type Version struct {
-	Step  int    // the step that wrote it; 0 for the starter
-	What  string // as its marker says
-	Line  int    // the line of its marker
+	Step  int      // the step that wrote it; 0 for the starter
+	What  string   // as its marker says
+	Line  int      // the line of its marker
 	lines []string // its lines as written, markers of nested regions included
 	nodes []node
 }
@@ -350,18 +354,6 @@ func (f *File) Regions() []*Region {
 		}
 	}
 	walk(f.nodes)
-	return out
-}
-
-// Text returns a version's own lines, as they render in a state that holds
-// it, with its nested regions at the state after step s.
-func (v *Version) Text(s int) []string {
-	var out []string
-	for _, l := range render(v.nodes, s) {
-		if l != seam {
-			out = append(out, l)
-		}
-	}
 	return out
 }
 

@@ -171,12 +171,6 @@ func pointAtLearner(src []byte) []byte {
 	return bytes.ReplaceAll(src, []byte(`./solutions/`), []byte(`./`))
 }
 
-// Rewrite points a reference file at the learner's stage folders, as every
-// state is, and gofmts it: import paths sort differently then.
-func Rewrite(src []byte) ([]byte, error) {
-	return format.Source(pointAtLearner(src))
-}
-
 // WriteStarters writes each stage's starter, state 0, into its folder under
 // root: the folder then holds exactly the generated files.
 func WriteStarters(root string, stages []string) error {

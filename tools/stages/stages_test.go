@@ -3,6 +3,7 @@ package stages
 import (
 	"fmt"
 	"go/ast"
+	"go/format"
 	"go/parser"
 	"go/token"
 	"os"
@@ -234,9 +235,9 @@ func TestEveryStateVets(t *testing.T) {
 	}
 }
 
-func TestRewrite(t *testing.T) {
+func TestPointAtLearner(t *testing.T) {
 	src := "// Run it: go run ./solutions/02-streamable-http/cmd/server\npackage main\n\nimport (\n\t\"fmt\"\n\n\tstreamable \"mcpcourse/solutions/02-streamable-http\"\n\t\"mcpcourse/internal/mcp\"\n)\n"
-	out, err := Rewrite([]byte(src))
+	out, err := format.Source(pointAtLearner([]byte(src)))
 	require.NoError(t, err)
 	assert.Contains(t, string(out), `streamable "mcpcourse/02-streamable-http"`)
 	assert.Contains(t, string(out), "go run ./02-streamable-http/cmd/server")
