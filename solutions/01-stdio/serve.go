@@ -87,8 +87,8 @@ func Serve(ctx context.Context, in io.Reader, out io.Writer, srv *mcp.Server) er
 	// @step 6: what still runs is cancelled when Serve returns
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-
 	// @end
+
 	// @step 4: a locked writer, and room for MaxInFlight requests
 	c := &conn{session: srv.NewSession(), out: newLineWriter(out), slots: make(chan struct{}, MaxInFlight),
 		work: make(chan func()), quit: make(chan struct{})}
