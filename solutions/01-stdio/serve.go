@@ -355,7 +355,7 @@ func (c *conn) handleLine(ctx context.Context, l line) {
 // line is one line of input, without its trailing newline.
 type line struct {
 	data []byte
-	// @step 3
+	// @step 3: a line too long is only flagged
 	tooLong bool // longer than MaxMessageBytes; data is empty
 	// @end
 }

@@ -33,7 +33,7 @@ type lineWriter struct {
 // @end
 
 func newLineWriter(w io.Writer) *lineWriter {
-	// @step 6
+	// @step 6: a channel that says when a write has failed
 	return &lineWriter{w: w, failed: make(chan struct{})}
 	// @was 1
 	// | return &lineWriter{w: w}

@@ -25,7 +25,8 @@
 // The markers, each a line of its own:
 //
 //   - "// @step N: what" opens a region: the lines below it are the code
-//     step N writes, in the reference as it is (live code).
+//     step N writes, in the reference as it is (live code); what says, in a
+//     few words, what that code does.
 //   - "// @was K: what" starts an older version: the code as step K (K < N)
 //     left it, before a later step replaced it. Older versions come newest
 //     first.
@@ -66,6 +67,7 @@ import (
 // A marker line, and a line of an older version.
 var (
 	openMarker    = regexp.MustCompile(`^\s*// @(step|was) ([0-9]+)(?:: (.*))?$`)
+	stepMarker    = regexp.MustCompile(`^\s*// @step [0-9]+: \S`)
 	starterMarker = regexp.MustCompile(`^\s*// @starter(?:: (.*))?$`)
 	endMarker     = regexp.MustCompile(`^\s*// @end$`)
 	anyMarker     = regexp.MustCompile(`^\s*// @(step|was|starter|end)\b`)
@@ -145,6 +147,9 @@ func parseLines(name string, lines []string, numbers []int, lo, hi int) ([]node,
 		}
 		if m[1] != "step" {
 			return nil, fail(i, "\"// @was\" outside a region: a region opens with \"// @step N: what\"")
+		}
+		if !stepMarker.MatchString(lines[i]) {
+			return nil, fail(i, "a region says what it holds: \"// @step %s: what\"", m[2])
 		}
 		flush()
 		step, _ := strconv.Atoi(m[2])

@@ -109,6 +109,7 @@ func TestAFileOfALaterStepIsAbsentBefore(t *testing.T) {
 func TestParseRefusesMalformedRegions(t *testing.T) {
 	for name, src := range map[string]string{
 		"unclosed":             "package x\n// @step 1: a\nvar a = 1\n",
+		"says not what":        "package x\n// @step 1\nvar a = 1\n// @end\n",
 		"end outside":          "package x\n// @end\n",
 		"was outside":          "package x\n// @was 1\n",
 		"older not in stubs":   "package x\n// @step 2: a\nvar a = 2\n// @was 1\nvar a = 1\n// @end\n",
