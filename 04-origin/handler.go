@@ -87,8 +87,8 @@ func NewHandler(server *mcp.Server, opts Options) (*Handler, error) {
 		// TODO(step 5): CheckOrigin: h.originAllowed. Left nil, gorilla
 		// compares the Origin's host with Host, which refuses every
 		// allowed page served from another host.
-		Subprotocols:     []string{subprotocol}, // chosen when the client offers it
 		HandshakeTimeout: handshakeTimeout,
+		Subprotocols:     []string{subprotocol}, // chosen when the client offers it
 		Error: func(w http.ResponseWriter, r *http.Request, status int, reason error) {
 			if status == http.StatusForbidden {
 				forbidden(w, "Origin %q may not open a WebSocket to this server", r.Header.Get("Origin"))

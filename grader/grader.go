@@ -46,7 +46,7 @@ import (
 	"mcpcourse/grader/internal/wire"
 	"mcpcourse/grader/variants"
 	"mcpcourse/tools/courseroot"
-	"mcpcourse/tools/stagefiles"
+	"mcpcourse/tools/stages"
 	"mcpcourse/tools/starters"
 )
 
@@ -379,23 +379,23 @@ func starterOverlay(root string, l *Lesson) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	earlier := map[string]stagefiles.Files{}
+	earlier := map[string]stages.Files{}
 	for _, x := range Lessons() {
 		if x == l {
 			break
 		}
-		if earlier[x.Stage], err = stagefiles.Reference(root, x.Stage, stagefiles.Options{}); err != nil {
+		if earlier[x.Stage], err = stages.Reference(root, x.Stage, false); err != nil {
 			return "", err
 		}
 	}
-	more, err := stagefiles.Replacements(root, dir, earlier)
+	more, err := stages.Replacements(root, dir, earlier)
 	if err != nil {
 		return "", err
 	}
 	for k, v := range more {
 		replace[k] = v
 	}
-	return stagefiles.WriteOverlay(dir, replace)
+	return stages.WriteOverlay(dir, replace)
 }
 
 // BuildOutput reports whether err, from Prepare, is a failed build, and if

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"strconv"
 	"strings"
 	"testing"
 
@@ -19,7 +20,7 @@ func TestHintStepsUpOneLevelPerCall(t *testing.T) {
 		require.Equal(t, 0, a.run([]string{"hint", "stdio-07"}), a.errs.String())
 		out := a.out.String()
 		assert.Contains(t, out, "STDIO-07 · "+grader.Lesson01.Check("STDIO-07").Title+" (lesson 01, step 1)")
-		assert.Contains(t, out, "Hint "+string(rune('0'+level))+" of 3")
+		assert.Contains(t, out, "Hint "+strconv.Itoa(level)+" of 3")
 		assert.Contains(t, squash(out), squash(want[level-1]), "level %d", level)
 		for other := 1; other <= 3; other++ {
 			if other != level {

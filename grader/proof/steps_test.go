@@ -18,17 +18,40 @@ import (
 	"mcpcourse/grader"
 	"mcpcourse/grader/check"
 	"mcpcourse/grader/internal/build"
-	"mcpcourse/grader/steps"
 	"mcpcourse/grader/variants"
-	"mcpcourse/tools/stagefiles"
+	"mcpcourse/tools/stages"
 )
 
 // A lesson promises, step by step, which checks each step turns green. The
 // proof holds it to that: it rebuilds the learner's code as it stands after
-// each step, as the reference with the later steps' work undone (package
-// grader/steps, whose files the course command's checkpoint writes), and grades
-// it. After step N, every check of steps 1 to N must pass, and every check
-// of a later step must fail, unless the lesson says it goes green early.
+// each step, from the regions of the reference (tools/stages: the code of
+// steps 1 to N, and the starter's stubs for the rest, the very files the
+// course command's checkpoint writes), and grades it. After step N, every
+// check of steps 1 to N must pass, and every check of a later step must
+// fail, unless the lesson says it goes green early.
+
+// lastStep is the lesson's last step: that of its last check.
+func lastStep(l *grader.Lesson) int {
+	last := 0
+	for _, c := range l.Checks {
+		last = max(last, c.Step)
+	}
+	return last
+}
+
+// TestEachStepHasAState holds the reference's regions to the lessons: a
+// stage's regions name the steps of its lesson, and none beyond.
+func TestEachStepHasAState(t *testing.T) {
+	root := options(t).Root
+	for _, l := range grader.Lessons() {
+		last, err := stages.LastStep(root, l.Stage)
+		require.NoError(t, err)
+		assert.Equal(t, lastStep(l), last, "the regions of solutions/%s name steps up to %d; lesson %s has %d", l.Stage, last, l.Number, lastStep(l))
+	}
+	for number := range early {
+		assert.NotNil(t, grader.LessonByNumber(number), "early greens for a lesson %s that does not exist", number)
+	}
+}
 
 // TestEachStepTurnsItsChecksGreen grades the code as it stands after each
 // step of each lesson: all of them built first, then graded several at once,
@@ -43,11 +66,9 @@ func TestEachStepTurnsItsChecksGreen(t *testing.T) {
 		results []check.Result
 	}
 	var states []*state
-	for _, ls := range steps.All() {
-		l := grader.LessonByNumber(ls.Number)
-		require.NotNil(t, l)
-		for n := 1; n <= ls.Steps; n++ {
-			states = append(states, &state{lesson: l, step: n, early: ls.Early[n]})
+	for _, l := range grader.Lessons() {
+		for n := 1; n <= lastStep(l); n++ {
+			states = append(states, &state{lesson: l, step: n, early: early[l.Number][n]})
 		}
 	}
 	root := options(t).Root
@@ -96,13 +117,13 @@ func TestEachStepTurnsItsChecksGreen(t *testing.T) {
 // catch-up writes them: what a learner's clone holds after
 // go run ./cmd/course checkpoint NN n+1.
 func buildStepState(root string, l *grader.Lesson, n int) (check.Target, error) {
-	folders := map[string]stagefiles.Files{}
+	folders := map[string]stages.Files{}
 	for _, x := range grader.Lessons() {
 		var err error
 		if x == l {
-			folders[x.Stage], err = steps.For(l.Number).Files(root, n)
+			folders[x.Stage], err = stages.State(root, l.Stage, n)
 		} else {
-			folders[x.Stage], err = stagefiles.Reference(root, x.Stage, stagefiles.Options{})
+			folders[x.Stage], err = stages.Reference(root, x.Stage, false)
 		}
 		if err != nil {
 			return check.Target{}, err
@@ -119,13 +140,13 @@ func buildStepState(root string, l *grader.Lesson, n int) (check.Target, error) 
 	if err != nil {
 		return check.Target{}, err
 	}
-	replace, err := stagefiles.Replacements(root, dir, folders)
+	replace, err := stages.Replacements(root, dir, folders)
 	if err != nil {
 		return check.Target{}, err
 	}
 	o := grader.Options{Root: root, Base: "."}
 	req := build.Request{Root: root, Package: o.Package(l)}
-	if req.Overlay, err = stagefiles.WriteOverlay(dir, replace); err != nil {
+	if req.Overlay, err = stages.WriteOverlay(dir, replace); err != nil {
 		return check.Target{}, err
 	}
 	bin, err := build.Binary(context.Background(), req)
@@ -140,8 +161,7 @@ func buildStepState(root string, l *grader.Lesson, n int) (check.Target, error) 
 // row for every variant, with the checks that catch it.
 func TestLessonTextsListTheChecks(t *testing.T) {
 	root := options(t).Root
-	for _, ls := range steps.All() {
-		l := grader.LessonByNumber(ls.Number)
+	for _, l := range grader.Lessons() {
 		text, err := os.ReadFile(filepath.Join(root, l.Guide))
 		require.NoError(t, err)
 		sections := stepSections(string(text))
@@ -150,7 +170,7 @@ func TestLessonTextsListTheChecks(t *testing.T) {
 		if more, err := os.ReadFile(filepath.Join(root, l.DeepDives())); err == nil {
 			all += "\n" + string(more)
 		}
-		for step := 1; step <= ls.Steps; step++ {
+		for step := 1; step <= lastStep(l); step++ {
 			section := sections[step]
 			require.NotEmpty(t, section, "%s has no section for step %d", l.Guide, step)
 			listed := map[string]string{}
@@ -166,7 +186,7 @@ func TestLessonTextsListTheChecks(t *testing.T) {
 					assert.Equal(t, c.Title, listed[c.ID], "%s: the title of %s under step %d", l.Guide, c.ID, step)
 				}
 			}
-			for _, id := range ls.Early[step] {
+			for _, id := range early[l.Number][step] {
 				assert.Contains(t, section, id, "%s: step %d does not say that %s goes green early", l.Guide, step, id)
 			}
 		}
@@ -174,7 +194,7 @@ func TestLessonTextsListTheChecks(t *testing.T) {
 		for _, m := range variantRow.FindAllStringSubmatch(afterHeading(all, "## Common mistakes"), -1) {
 			mistakes[m[1]] = m[2]
 		}
-		for _, v := range variants.ForLesson(ls.Number) {
+		for _, v := range variants.ForLesson(l.Number) {
 			caught, ok := mistakes[v.Name]
 			if !assert.True(t, ok, "%s's \"Common mistakes\" has no row for the variant %s", l.Guide, v.Name) {
 				continue

@@ -26,8 +26,12 @@
 // learner's code: the proofs then grade the starters as shipped (read back
 // from git), and gofmt and go vet skip the learner's folders, saying so.
 // CI sets COURSE_CI=1, which makes a starter folder that differs from its
-// manifest (grader/starters.sum) an error instead: a course change that
-// edits a starter must regenerate the manifest, with
+// manifest (grader/starters.sum) an error instead.
+//
+// The starters are generated from the regions of the reference (see
+// tools/stages), and a unit test fails when they are stale. A course change
+// that changes a starter changes the reference's regions, then regenerates
+// the starter folders and their manifest with
 //
 //	go run ./tools/coursetest -write-starters
 package main
@@ -44,6 +48,7 @@ import (
 	"mcpcourse/grader"
 	"mcpcourse/tools/binaries"
 	"mcpcourse/tools/courseroot"
+	"mcpcourse/tools/stages"
 	"mcpcourse/tools/starters"
 )
 
@@ -101,7 +106,7 @@ func steps(learnerFolders []string) []step {
 		{name: "go vet", args: vet},
 		{name: "go vet (interop)", dir: "interop", args: []string{"go", "vet", "./..."}},
 		{name: "go vet (bench)", dir: "bench", args: []string{"go", "vet", "./..."}},
-		{name: "unit tests, race detector", args: []string{"go", "test", "-race", "-count=1", "./internal/...", "./tools/...", "./solutions/...", "./grader/internal/...", "./grader/steps/...", "./cmd/..."}},
+		{name: "unit tests, race detector", args: []string{"go", "test", "-race", "-count=1", "./internal/...", "./solutions/...", "./grader/internal/...", "./grader/variants/...", "./tools/...", "./cmd/..."}},
 		{name: "grader on the reference, race detector", env: []string{"GRADER_TARGET=solutions", "GRADER_RACE=1"},
 			args: []string{"go", "test", "-race", "-count=1", "./grader"}},
 		{name: "proofs that the grader works", args: []string{"go", "test", "-count=1", "-timeout=30m", "./grader/proof"}},
@@ -142,7 +147,8 @@ func npmCI(what, dir string, flags ...string) step {
 }
 
 func main() {
-	writeStarters := flag.Bool("write-starters", false, "rewrite "+starters.ManifestPath+" from the starter folders as they are, and exit")
+	writeStarters := flag.Bool("write-starters", false, "generate the starter folders from the reference's regions, rewrite "+starters.ManifestPath+" from them, and exit")
+	force := flag.Bool("force", false, "with -write-starters: overwrite starter folders that differ from "+starters.ManifestPath)
 	flag.Parse()
 	root, err := courseroot.Find()
 	if err != nil {
@@ -150,11 +156,11 @@ func main() {
 		os.Exit(2)
 	}
 	if *writeStarters {
-		if err := rewriteManifest(root); err != nil {
+		if err := writeStartersAndManifest(root, *force); err != nil {
 			fmt.Fprintln(os.Stderr, "coursetest:", err)
 			os.Exit(1)
 		}
-		fmt.Println("wrote", starters.ManifestPath)
+		fmt.Println("generated the starter folders, and wrote", starters.ManifestPath)
 		return
 	}
 	learnerFolders, err := checkStarters(root, os.Getenv("COURSE_CI") == "1")
@@ -212,7 +218,23 @@ func stageFolders() []string {
 	return folders
 }
 
-func rewriteManifest(root string) error {
+// writeStartersAndManifest generates every starter folder from the
+// reference, then the manifest from the folders. It will not overwrite
+// folders that differ from the manifest (a learner's work, or a starter
+// edited by hand) unless forced.
+func writeStartersAndManifest(root string, force bool) error {
+	if changes, err := starters.Changes(root); err == nil && len(changes) > 0 && !force {
+		var b strings.Builder
+		for _, c := range changes {
+			fmt.Fprintf(&b, "  %s %s\n", c.Kind, c.Path)
+		}
+		return fmt.Errorf("the starter folders differ from %s, and generating them would overwrite that:\n%s"+
+			"The starters are generated from the regions of solutions/ (tools/stages): make the change there. "+
+			"To overwrite the folders anyway, add -force", starters.ManifestPath, b.String())
+	}
+	if err := stages.WriteStarters(root, stageFolders()); err != nil {
+		return err
+	}
 	files, err := starters.Scan(root, stageFolders())
 	if err != nil {
 		return err
@@ -249,7 +271,7 @@ func checkStarters(root string, strict bool) ([]string, error) {
 		for _, c := range changes {
 			fmt.Fprintf(&b, "  %s %s\n", c.Kind, c.Path)
 		}
-		return nil, fmt.Errorf("the starter folders differ from %s:\n%sIf the change to the starters is meant, run go run ./tools/coursetest -write-starters and commit the manifest",
+		return nil, fmt.Errorf("the starter folders differ from %s:\n%sThe starters are generated from the reference's regions: change those, then run go run ./tools/coursetest -write-starters and commit the folders and the manifest",
 			starters.ManifestPath, b.String())
 	}
 	seen := map[string]bool{}
