@@ -120,14 +120,14 @@ func TestClassroomGradesPassingFailingBrokenAndHangingCheckouts(t *testing.T) {
 	dave := byName["dave"]
 	assert.Equal(t, outcomeGraded, dave.Outcome)
 	assert.Equal(t, stateGraded, dave.Lessons[0].State)
-	assert.Len(t, dave.Lessons[0].failing(), len(grader.Lesson01.Checks))
+	assert.Len(t, dave.Lessons[0].failing(), len(grader.LessonByNumber("01").Checks()))
 	assert.Contains(t, dave.Lessons[0].firstFailure().Report, "no response to initialize")
 	assert.Less(t, dave.Seconds, 12.0)
 
 	rows := readCSV(t, filepath.Join(out, "results.csv"))
 	require.Len(t, rows, 5)
 	assert.Equal(t, csvHeader, rows[0])
-	all := len(grader.Lesson01.Checks)
+	all := len(grader.LessonByNumber("01").Checks())
 	assert.Equal(t, []string{"alice", "01", "graded", strconv.Itoa(all), "0"}, rows[1][:5])
 	assert.Equal(t, []string{"bob", "01", "graded", strconv.Itoa(all - 1), "1"}, rows[2][:5])
 	assert.Equal(t, "STDIO-06", rows[2][8])

@@ -8,7 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"mcpcourse/grader"
+	"mcpcourse/grader/check"
 )
 
 // clientTests picks, per lesson, the interop tests that drive that lesson's
@@ -65,7 +65,7 @@ func (a *app) clients(args []string) error {
 
 // interopClients runs the interop tests of one stage against the learner's
 // server.
-func (a *app) interopClients(l *grader.Lesson, pattern string) error {
+func (a *app) interopClients(l *check.Lesson, pattern string) error {
 	dir := filepath.Join(a.root, "interop")
 	if !mentions(dir, interopTargetVar) {
 		return fmt.Errorf("the interop tests of this checkout always test the reference (they do not read %s yet), "+
@@ -107,7 +107,7 @@ func mentions(dir, text string) bool {
 
 // browserClients runs a lesson's real-browser test against the learner's
 // server: the grader's test, which builds it as the grader does.
-func (a *app) browserClients(l *grader.Lesson, pattern string) error {
+func (a *app) browserClients(l *check.Lesson, pattern string) error {
 	fmt.Fprintf(a.stdout, "A real browser (headless Chromium) against your %s/:\n  go test -count=1 -v -run %s ./grader\n\n", l.Stage, pattern)
 	cmd := exec.Command("go", "test", "-count=1", "-v", "-run", pattern, "./grader")
 	cmd.Dir = a.root

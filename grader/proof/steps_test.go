@@ -28,16 +28,16 @@ import (
 // each step, as the reference with the later steps' work undone (package
 // grader/steps, whose files the course command's checkpoint writes), and grades
 // it. After step N, every check of steps 1 to N must pass, and every check
-// of a later step must fail, unless the lesson says it goes green early.
+// of a later step must fail, unless the lesson says it goes green early
+// (check.Check.Early and EarlyEnds; see GreenAfter).
 
 // TestEachStepTurnsItsChecksGreen grades the code as it stands after each
 // step of each lesson: all of them built first, then graded several at once,
 // as the variants are.
 func TestEachStepTurnsItsChecksGreen(t *testing.T) {
 	type state struct {
-		lesson  *grader.Lesson
+		lesson  *check.Lesson
 		step    int
-		early   []string
 		target  check.Target
 		err     error
 		results []check.Result
@@ -47,7 +47,7 @@ func TestEachStepTurnsItsChecksGreen(t *testing.T) {
 		l := grader.LessonByNumber(ls.Number)
 		require.NotNil(t, l)
 		for n := 1; n <= ls.Steps; n++ {
-			states = append(states, &state{lesson: l, step: n, early: ls.Early[n]})
+			states = append(states, &state{lesson: l, step: n})
 		}
 	}
 	root := options(t).Root
@@ -64,15 +64,11 @@ func TestEachStepTurnsItsChecksGreen(t *testing.T) {
 		st := st
 		t.Run("Lesson"+st.lesson.Number+"/step"+strconv.Itoa(st.step), func(t *testing.T) {
 			require.NoError(t, st.err, "building lesson %s as it stands after step %d", st.lesson.Number, st.step)
-			early := map[string]bool{}
-			for _, id := range st.early {
-				early[id] = true
-			}
 			var wrong []string
 			var reports strings.Builder
 			for _, r := range st.results {
 				c := r.Check
-				wantGreen := c.Step <= st.step || early[c.ID]
+				wantGreen := c.GreenAfter(st.step)
 				if (r.Status == check.Pass) == wantGreen {
 					continue
 				}
@@ -80,7 +76,7 @@ func TestEachStepTurnsItsChecksGreen(t *testing.T) {
 				if wantGreen {
 					reports.WriteString(r.Report + "\n")
 				} else {
-					reports.WriteString(c.ID + " passes, but the lesson says it turns green at step " + strconv.Itoa(c.Step) + "\n")
+					reports.WriteString(c.ID + " passes, but the lesson says it is not green after step " + strconv.Itoa(st.step) + " (its step is " + strconv.Itoa(c.Step) + "; check.Check.Early says when it goes green early)\n")
 				}
 			}
 			sort.Strings(wrong)
@@ -95,7 +91,7 @@ func TestEachStepTurnsItsChecksGreen(t *testing.T) {
 // stands after step n), on the reference of the stages before it, as
 // catch-up writes them: what a learner's clone holds after
 // go run ./cmd/course checkpoint NN n+1.
-func buildStepState(root string, l *grader.Lesson, n int) (check.Target, error) {
+func buildStepState(root string, l *check.Lesson, n int) (check.Target, error) {
 	folders := map[string]stagefiles.Files{}
 	for _, x := range grader.Lessons() {
 		var err error
@@ -157,7 +153,7 @@ func TestLessonTextsListTheChecks(t *testing.T) {
 			for _, m := range makeItPassItem.FindAllStringSubmatch(afterHeading(section, "### Make it pass"), -1) {
 				listed[m[1]] = strings.TrimSpace(m[2])
 			}
-			for _, c := range l.Checks {
+			for _, c := range l.Checks() {
 				if c.Step != step {
 					assert.NotContains(t, listed, c.ID, "%s lists %s under step %d, but it is a step %d check", l.Guide, c.ID, step, c.Step)
 					continue
@@ -184,7 +180,7 @@ func TestLessonTextsListTheChecks(t *testing.T) {
 			got := checkID.FindAllString(caught, -1)
 			if strings.HasPrefix(caught, "every check") {
 				got = nil
-				for _, c := range l.Checks {
+				for _, c := range l.Checks() {
 					got = append(got, c.ID)
 				}
 			}
@@ -192,19 +188,19 @@ func TestLessonTextsListTheChecks(t *testing.T) {
 			assert.Equal(t, want, got, "%s: the checks that catch %s", l.Guide, v.Name)
 		}
 		for _, m := range doneLine.FindAllStringSubmatch(all, -1) {
-			assert.Equal(t, []string{strconv.Itoa(len(l.Checks)), strconv.Itoa(len(l.Checks))}, m[1:3],
-				"%s says %q, but the lesson has %d checks", l.Guide, m[0], len(l.Checks))
+			assert.Equal(t, []string{strconv.Itoa(len(l.Checks())), strconv.Itoa(len(l.Checks()))}, m[1:3],
+				"%s says %q, but the lesson has %d checks", l.Guide, m[0], len(l.Checks()))
 		}
 		courseMap, err := os.ReadFile(filepath.Join(root, "lessons", "README.md"))
 		require.NoError(t, err)
 		if m := regexp.MustCompile("-run Lesson" + l.Number + "` \\((\\d+) checks\\)").FindStringSubmatch(string(courseMap)); assert.NotNil(t, m, "the course map gives no count of lesson %s's checks", l.Number) {
-			assert.Equal(t, strconv.Itoa(len(l.Checks)), m[1], "the course map's count of lesson %s's checks", l.Number)
+			assert.Equal(t, strconv.Itoa(len(l.Checks())), m[1], "the course map's count of lesson %s's checks", l.Number)
 		}
 		rows := map[string][]string{}
 		for _, m := range tableRow.FindAllStringSubmatch(all, -1) {
 			rows[m[1]] = m
 		}
-		for _, c := range l.Checks {
+		for _, c := range l.Checks() {
 			row, ok := rows[c.ID]
 			if assert.True(t, ok, "%s's table of checks has no row for %s", l.Guide, c.ID) {
 				assert.Equal(t, strconv.Itoa(c.Step), row[3], "%s's table: the step of %s", l.Guide, c.ID)

@@ -29,7 +29,7 @@ func TestEveryStateApplies(t *testing.T) {
 		gl := grader.LessonByNumber(l.Number)
 		require.NotNil(t, gl, l.Number)
 		last := 0
-		for _, c := range gl.Checks {
+		for _, c := range gl.Checks() {
 			last = max(last, c.Step)
 		}
 		assert.Equal(t, last, l.Steps, "lesson %s's last step", l.Number)
