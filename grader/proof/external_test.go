@@ -2,11 +2,8 @@ package proof
 
 import (
 	"context"
-	"os"
-	"path/filepath"
 	"regexp"
 	"sort"
-	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -175,38 +172,4 @@ func TestExternalModeCatchesVariants(t *testing.T) {
 		sort.Strings(want)
 		assert.Equal(t, want, failed, "%s graded externally should fail exactly the checks it names", run.name)
 	}
-}
-
-// TestExternalDocListsEachNeed keeps grader/EXTERNAL.md's table of needs
-// true: each row lists exactly the checks that declare that need.
-func TestExternalDocListsEachNeed(t *testing.T) {
-	text, err := os.ReadFile(filepath.Join(options(t).Root, "grader", "EXTERNAL.md"))
-	require.NoError(t, err)
-	want := map[string][]string{}
-	for _, l := range grader.Lessons() {
-		for _, c := range l.Checks() {
-			n := c.Needs
-			add := func(key string, ok bool) {
-				if ok {
-					want[key] = append(want[key], c.ID)
-				}
-			}
-			add("stateless", l.Transport != check.Stdio && n.Mode == check.Stateless)
-			add("any mode", l.Transport != check.Stdio && n.Mode == check.AnyMode)
-			add("flags", len(n.Flags) > 0)
-			add("restart", n.Restart)
-			add("signal", n.Signal)
-			add("allowlist", n.Allowlist != nil)
-			add("course", n.Course != "")
-		}
-	}
-	row := regexp.MustCompile("(?m)^\\| `([a-z ]+)` \\|.*\\| ([A-Z]+-\\d+(?:, [A-Z]+-\\d+)*) \\|$")
-	got := map[string][]string{}
-	for _, m := range row.FindAllStringSubmatch(string(text), -1) {
-		got[m[1]] = strings.Split(m[2], ", ")
-	}
-	for key, ids := range want {
-		assert.ElementsMatch(t, ids, got[key], "grader/EXTERNAL.md's row %q lists other checks than those that declare it", key)
-	}
-	assert.Len(t, got, len(want), "grader/EXTERNAL.md has a row for a need no check declares, or misses one")
 }
