@@ -78,6 +78,7 @@ const (
 	Client
 )
 
+// String names the kind in messages: "server" or "client".
 func (k Kind) String() string {
 	if k == Client {
 		return "client"

@@ -247,6 +247,7 @@ var http05 = &check.Check{
 		httpjson.Write(w, http.StatusBadRequest, reject)
 		return
 	}`,
+		Quotes: []check.Source{{File: "solutions/02-streamable-http/post.go", Func: "servePOST"}},
 	},
 	Claims: []check.Claim{
 		{Claim: "input that is not JSON gets 400 with a -32700 body; invalid messages 400 with -32600", Where: "concept, step 1", How: "the JSON-RPC error body is checked, not only the status", Also: []string{"HTTP-06"}},
@@ -282,6 +283,7 @@ var http06 = &check.Check{
 	}
 
 If your Decode calls these -32700, fix it in stage 01 (STDIO-11 to STDIO-13).`,
+		Quotes: []check.Source{{File: "solutions/02-streamable-http/post.go", Func: "servePOST"}},
 	},
 	Checklist: []string{"A3", "A7", "C9"},
 	Run:       checkHTTPInvalidMessage,

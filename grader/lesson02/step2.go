@@ -563,6 +563,7 @@ And in sweepLocked(now):
 			s.endLocked(sess)
 		}
 	}`,
+		Quotes: []check.Source{{File: "solutions/02-streamable-http/sessions.go", Func: "acquire"}, {File: "solutions/02-streamable-http/sessions.go", Func: "sweepLocked"}},
 	},
 	Claims: []check.Claim{
 		{Claim: "an idle session expires, then gets 404", Where: "concept, step 2", How: "-session-timeout 1s, 1.6 s idle"},

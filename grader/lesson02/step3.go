@@ -120,6 +120,7 @@ In serveBatch:
 	default:
 		httpjson.Write(w, http.StatusOK, responses)
 	}`,
+		Quotes: []check.Source{{File: "solutions/02-streamable-http/post.go", Func: "servePOST"}, {File: "solutions/02-streamable-http/post.go", Func: "serveBatch"}},
 	},
 	Claims: []check.Claim{
 		{Claim: "batches only at 2025-03-26: an array of responses, 202 for notifications only", Where: "concept, step 3"},
@@ -162,10 +163,9 @@ var http20 = &check.Check{
 		Pointer:  "› Sending Messages to the Server (2025-11-25): the body MUST be a single JSON-RPC message. stdio.ServeBatch returns a -32600 reject when the version has no batches.",
 		Near: `In serveBatch, a reject is a 400 with the reject as its body, never 200 and never an array:
 
-	if reject != nil {
-		httpjson.Write(w, http.StatusBadRequest, reject)
-		return
-	}`,
+	case reject != nil:
+		httpjson.Write(w, http.StatusBadRequest, reject)`,
+		Quotes: []check.Source{{File: "solutions/02-streamable-http/post.go", Func: "serveBatch"}},
 	},
 	Early: 1,
 	Claims: []check.Claim{

@@ -313,6 +313,7 @@ func checkWebSocketShutdown(t *check.T) {
 	}
 }
 
+// isGoingAway reports whether a connection ended with close code 1001.
 func isGoingAway(err error) bool {
 	code, ok := wire.CloseCode(err)
 	return ok && code == 1001
@@ -337,7 +338,6 @@ var origin24 = &check.Check{
 	Run: checkBinaryFrame,
 }
 
-// isGoingAway reports whether a connection ended with close code 1001.
 func checkBinaryFrame(t *check.T) {
 	h := startOrigin(t)
 	ws := dialWS(t, h, nil, "handshake")
