@@ -178,17 +178,32 @@ func Check(root string) ([]Stale, error) {
 }
 
 // Write rewrites the stale files under root and returns what it rewrote.
+// A part may depend on another file's parts (the words of a lesson, which
+// its own lists change), so it writes until nothing is stale.
 func Write(root string) ([]Stale, error) {
-	stale, err := Check(root)
-	if err != nil {
-		return nil, err
-	}
-	for _, s := range stale {
-		if err := os.WriteFile(filepath.Join(root, s.File.Path), []byte(s.Fresh), 0o644); err != nil {
+	var written []Stale
+	seen := map[string]bool{}
+	for pass := 0; ; pass++ {
+		stale, err := Check(root)
+		if err != nil {
 			return nil, err
 		}
+		if len(stale) == 0 {
+			return written, nil
+		}
+		if pass == 3 {
+			return nil, fmt.Errorf("the generated parts of %s are still stale after %d passes: a part depends on itself", stale[0].File.Path, pass)
+		}
+		for _, s := range stale {
+			if err := os.WriteFile(filepath.Join(root, s.File.Path), []byte(s.Fresh), 0o644); err != nil {
+				return nil, err
+			}
+			if !seen[s.File.Path] {
+				seen[s.File.Path] = true
+				written = append(written, s)
+			}
+		}
 	}
-	return stale, nil
 }
 
 // textGlobs are where the course's texts are, relative to the root.

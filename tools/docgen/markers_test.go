@@ -1,6 +1,8 @@
 package docgen
 
 import (
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -46,4 +48,28 @@ func TestParseRefusesBrokenMarkers(t *testing.T) {
 		_, err := Parse("x.md", bad)
 		assert.Error(t, err, "%q", bad)
 	}
+}
+
+// TestWriteReachesAFixedPoint: the words of a lesson count the lists its
+// own parts hold, so a change to a list changes a count in another file.
+func TestWriteReachesAFixedPoint(t *testing.T) {
+	root := t.TempDir()
+	require.NoError(t, os.MkdirAll(filepath.Join(root, "lessons"), 0o755))
+	lesson := "# Lesson 01\n\n## Step 1 · One\n\n<!-- gen:green lesson=01 step=1 -->\n<!-- /gen -->\n"
+	words := "The core path has <!-- gen:words lesson=01 -->0<!-- /gen --> words.\n"
+	require.NoError(t, os.WriteFile(filepath.Join(root, "lessons", "01-stdio.md"), []byte(lesson), 0o644))
+	// The instructor's file is read before the lesson, so a single pass
+	// would count the lesson's words before its list is written.
+	require.NoError(t, os.WriteFile(filepath.Join(root, "lessons", "00-words.md"), []byte(words), 0o644))
+	written, err := Write(root)
+	require.NoError(t, err)
+	assert.Len(t, written, 2)
+	stale, err := Check(root)
+	require.NoError(t, err)
+	assert.Empty(t, stale)
+	text, err := os.ReadFile(filepath.Join(root, "lessons", "01-stdio.md"))
+	require.NoError(t, err)
+	counted, err := os.ReadFile(filepath.Join(root, "lessons", "00-words.md"))
+	require.NoError(t, err)
+	assert.Contains(t, string(counted), "-->"+thousands(CoreWords(string(text)))+"<!--")
 }
