@@ -13,10 +13,7 @@ import (
 
 // step1 holds the checks of step 1: the guard.
 var step1 = check.Step{
-	Checks: []*check.Check{origin01, origin02, origin03, origin04},
-	Unchecked: []check.Claim{
-		{Claim: "two Origin headers are one too many", Where: "step 1", How: "not checked yet; no browser sends two"},
-	},
+	Checks: []*check.Check{origin01, origin02, origin03, origin04, origin25},
 }
 
 var origin01 = &check.Check{
@@ -33,7 +30,7 @@ var origin01 = &check.Check{
 	},
 	Claims: []check.Claim{
 		{Claim: "a POST from an Origin the allowlist does not name gets 403 with a JSON-RPC error without an id", Where: "concept, step 1", How: "one header changed at a time: Origin http://evil.example, with a correct Host"},
-		{Claim: "CORS is not a security boundary: a page that cannot read the answer has still had its request served", Where: "concept", How: "the variant cors-is-the-only-guard, which looks safe from inside a browser, fails nine checks"},
+		{Claim: "CORS is not a security boundary: a page that cannot read the answer has still had its request served", Where: "concept", How: "the variant cors-is-the-only-guard, which looks safe from inside a browser, fails ten checks"},
 	},
 	Checklist: []string{"C2"},
 	Split:     &check.Split{Rule: "a foreign Origin", Parts: "anything but 403 breaks the spec; a 403 without the JSON-RPC error body only the course", Also: []string{"ORIGIN-02", "ORIGIN-04", "ORIGIN-06", "ORIGIN-07", "ORIGIN-08", "ORIGIN-14"}},
@@ -149,4 +146,45 @@ func checkNullOrigin(t *check.T) {
 	h := startOrigin(t)
 	expectForeignRefused(t, initializeFrom(h, "null"), "initialize from Origin null",
 		"any web page can send \"null\" (a sandboxed iframe, a data: URL), so it is never allowed")
+}
+
+var origin25 = &check.Check{
+	ID: "ORIGIN-25", Step: 1, Severity: check.Must, Budget: 5 * time.Second,
+	Needs: check.Needs{Mode: check.AnyMode, Allowlist: courseAllowlist},
+	Title: "two Origin headers get 403, whichever of them is allowed; one allowed Origin alone is served",
+	Spec:  forbiddenRule,
+	Course: "The spec says what a present, invalid Origin gets, not what two do. A browser never sends two (RFC 6454 §7.3: a user agent MUST NOT), " +
+		"so a request with two did not come from one as it claims, and a guard that judges only the first or only the last lets the other in unjudged. " +
+		"The course reads two Origin headers as an invalid Origin: 403.",
+	Hint: check.Hint{
+		Report:   "r.Header.Get(\"Origin\") returns the first Origin header only. Read them all with r.Header.Values(\"Origin\"), and allow none or exactly one.",
+		Question: "When a request carries two Origin headers, which of them does your guard judge, and what happens to the other?",
+		Pointer:  "net/http: Header.Get returns a header's first value, Header.Values every value. RFC 6454 §7.3: a user agent MUST NOT send more than one Origin header field.",
+		Near: `In originAllowed, read every Origin header, and allow one at most:
+
+	origins := r.Header.Values("Origin")
+	return len(origins) == 0 || (len(origins) == 1 && h.allow.Allows(origins[0]))`,
+		Quotes: []check.Source{{File: "solutions/04-origin/handler.go", Func: "originAllowed"}},
+	},
+	Claims: []check.Claim{
+		{Claim: "two Origin headers are one too many", Where: "step 1", How: "an allowed origin and a foreign one, in both orders, after the allowed one alone is served; no browser sends two"},
+	},
+	Checklist: []string{"C2"},
+	Run:       checkTwoOrigins,
+}
+
+func checkTwoOrigins(t *check.T) {
+	h := startOrigin(t)
+	// An exact origin of the allowlist, which step 1's allowlist of exact
+	// strings allows as well as the parsed one of step 2.
+	const allowed, evil = "https://mcp.test:8443", "http://evil.example"
+	expectServed(t, initializeFrom(h, allowed), "initialize from Origin "+allowed+" alone", "the allowlist names it")
+	for _, origins := range [][]string{{allowed, evil}, {evil, allowed}} {
+		hdr := with("", "", "")
+		hdr["Origin"] = origins
+		resp := h.Do(wire.Req{Header: hdr, Body: wire.Request(`1`, "initialize", wire.InitializeParams(spec.Rev)),
+			Purpose: "initialize with two Origin headers, " + origins[0] + " then " + origins[1]})
+		expectRefused(t, resp, "initialize with two Origin headers ("+origins[0]+", then "+origins[1]+")",
+			"a guard that judges one of them lets the other in; two are one too many", causeOriginGuard, false)
+	}
 }
