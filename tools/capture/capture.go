@@ -158,7 +158,7 @@ func main() {
 				fmt.Printf("updated %s:%d (%s)\n", rel, b.line, b.marker.raw)
 				continue
 			}
-			fmt.Printf("%s:%d: the captured output is stale (%s)\n%s\n", rel, b.line, b.marker.raw, diff(normalise(b.content), normalise(fresh)))
+			fmt.Printf("%s:%d: the captured output is stale (%s)\n%s\n", rel, b.line, b.marker.raw, docgen.FirstDifference(normalise(b.content), normalise(fresh)))
 		}
 		if changed {
 			if err := os.WriteFile(d.path, []byte(d.text()), 0o644); err != nil {
@@ -593,22 +593,4 @@ func merge(old, fresh string) string {
 		}
 	}
 	return out.String()
-}
-
-// diff shows the first lines where two texts differ.
-func diff(old, fresh string) string {
-	a, b := strings.Split(old, "\n"), strings.Split(fresh, "\n")
-	for i := 0; i < len(a) || i < len(b); i++ {
-		var x, y string
-		if i < len(a) {
-			x = a[i]
-		}
-		if i < len(b) {
-			y = b[i]
-		}
-		if x != y {
-			return fmt.Sprintf("  first difference, at line %d of the block:\n  - %s\n  + %s", i+1, x, y)
-		}
-	}
-	return ""
 }

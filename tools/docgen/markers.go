@@ -167,7 +167,7 @@ func Check(root string) ([]Stale, error) {
 			}
 			fresh[i] = text
 			if text != p.Content {
-				diffs = append(diffs, fmt.Sprintf("%s:%d: %s is stale:\n%s", f.Path, p.Line, p.Raw, firstDifference(p.Content, text)))
+				diffs = append(diffs, fmt.Sprintf("%s:%d: %s is stale:\n%s", f.Path, p.Line, p.Raw, FirstDifference(p.Content, text)))
 			}
 		}
 		if len(diffs) > 0 {
@@ -233,8 +233,9 @@ func Texts(root string) ([]*File, error) {
 	return files, nil
 }
 
-// firstDifference shows the first line where two texts part.
-func firstDifference(old, fresh string) string {
+// FirstDifference shows the first line where two texts part, for a
+// message that says a text is stale.
+func FirstDifference(old, fresh string) string {
 	a, b := strings.Split(old, "\n"), strings.Split(fresh, "\n")
 	for i := 0; i < len(a) || i < len(b); i++ {
 		var x, y string
@@ -245,7 +246,7 @@ func firstDifference(old, fresh string) string {
 			y = b[i]
 		}
 		if x != y {
-			return fmt.Sprintf("  - %s\n  + %s", x, y)
+			return fmt.Sprintf("  first difference, at line %d:\n  - %s\n  + %s", i+1, x, y)
 		}
 	}
 	return ""
