@@ -63,7 +63,7 @@ func init() {
 		{"checkpoint", "NN S [--yes]", "start step S of lesson NN from the reference's state after step S-1 (your files are backed up)", (*app).checkpoint},
 		{"reset", "NN [--yes]", "reset lesson NN's stage to its starter (your files are backed up)", (*app).reset},
 		{"doctor", "", "check this machine for the course: Go, a loopback port, bash, curl, cgo, npm and Node", (*app).doctor},
-		{"clients", "NN", "run real MCP clients (the official Go SDK, the conformance suite) against your stage", (*app).clients},
+		{"clients", "NN [--install]", "run real MCP clients (the official Go and TypeScript SDKs, the Inspectors, the conformance suite, a browser) against your stage; say which ran, passed and were skipped", (*app).clients},
 		{"grade", "[--root DIR | --url URL | --command CMD]", "grade a checkout, or any MCP server, with this course's grader; exit status 0 when every lesson passes", (*app).grade},
 		{"classroom", "DIR|PATH... [--out DIR]", "grade many learners' checkouts at once; write CSV, JSON and an HTML report", (*app).classroom},
 		{"help", "", "this list", (*app).help},
