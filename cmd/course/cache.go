@@ -107,18 +107,11 @@ func fingerprint(root string, paths []string) string {
 	return hex.EncodeToString(h.Sum(nil))
 }
 
-// lessonInputs are the paths a lesson's grade depends on: its stage and
-// every stage before it (each stage imports the one before), the given
-// code, the grader and the module files.
+// lessonInputs are the paths a lesson's grade depends on: the stages it
+// grades (its own and those it runs on), the given code, the grader and the
+// module files.
 func lessonInputs(l *check.Lesson) []string {
-	paths := []string{"go.mod", "go.sum", "internal", "grader"}
-	for _, x := range grader.Lessons() {
-		paths = append(paths, x.Stage)
-		if x == l {
-			break
-		}
-	}
-	return paths
+	return append([]string{"go.mod", "go.sum", "internal", "grader"}, l.Stages...)
 }
 
 // gradeCache keeps the latest grade of each lesson, keyed by a content hash
