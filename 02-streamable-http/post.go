@@ -64,18 +64,21 @@ func (h *Handler) Session(w http.ResponseWriter, r *http.Request) (sess *Session
 }
 
 // serveRequest runs a request and sends its response: as a single JSON
-// object, or as an SSE stream when the client asked for progress
-// notifications, which must travel before the response.
+// object, or as an SSE stream when something has to travel before the
+// response (the request's own messages, or the progress it asked for).
 func (h *Handler) serveRequest(w http.ResponseWriter, r *http.Request, sess *Session, msg *jsonrpc.Message) {
 	// TODO(step 1): run sess.Handle(h.requestContext(r), msg, nil) and write
 	// the response with httpjson.Write and 200.
 	//
-	// TODO(step 5): when wantsProgress(msg), answer with an SSE stream
-	// instead: stream := h.streams.Open(w, r, sess) is the session's Peer
-	// for the request; send the response on it as the last event, then
-	// stream.Close() and return. When Handle returns nil (the request was
-	// cancelled), there is no response to send: answer with a stream that
-	// ends at once, h.streams.Open(w, r, sess).Close().
+	// TODO(step 5): give the request a reply of its own, rp :=
+	// h.newReply(w, r, sess), and pass it to sess.Handle as the request's
+	// Peer: what the request sends before its response turns the answer
+	// into an SSE stream. When wantsProgress(msg), open the stream at
+	// once (rp.open()). Then stream := rp.end(): a stream gets the
+	// response as its last event, then Close; no stream, the response as
+	// JSON. When Handle returns nil (the request was cancelled), close
+	// the stream, or answer with one that ends at once,
+	// h.streams.Open(w, r, sess).Close().
 }
 
 // wantsProgress reports whether a request carries _meta.progressToken.
@@ -96,4 +99,8 @@ func (h *Handler) serveBatch(w http.ResponseWriter, r *http.Request, body []byte
 	// session negotiated. Then stdio.ServeBatch(h.requestContext(r),
 	// sess.Session, version, body, nil): a reject is a 400, no responses is
 	// a 202, else 200 with the array.
+	//
+	// TODO(step 5): pass a reply, rp := h.newReply(w, r, sess), instead of
+	// nil, as serveRequest does; when rp.end() returns a stream, send each
+	// response on it, close it, and return.
 }

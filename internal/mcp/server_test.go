@@ -106,6 +106,8 @@ func callTool(t *testing.T, s *Session, id int64, name string, args map[string]a
 	return r.Content[0].Text
 }
 
+// A request served without a peer of its own (callTool passes none) logs
+// through the session's outlet, and before one is attached, nowhere.
 func TestNotesAreLoggedThroughTheOutlet(t *testing.T) {
 	s := NewServer().NewSession()
 	callTool(t, s, 1, "add_note", map[string]any{"text": "before"}) // no outlet yet: dropped
@@ -124,6 +126,18 @@ func TestNotesAreLoggedThroughTheOutlet(t *testing.T) {
 
 	resp = s.Handle(context.Background(), request(t, 5, "logging/setLevel", map[string]any{"level": "loud"}), nil)
 	assert.Equal(t, jsonrpc.CodeInvalidParams, resp.Error.Code)
+}
+
+func TestANoteIsLoggedOnItsOwnRequestsPeer(t *testing.T) {
+	s := NewServer().NewSession()
+	outlet, own := &recorder{}, &recorder{}
+	s.Attach(outlet)
+	resp := s.Handle(context.Background(), request(t, 1, "tools/call", map[string]any{"name": "add_note", "arguments": map[string]any{"text": "milk"}}), own)
+	require.NotNil(t, resp)
+	require.Nil(t, resp.Error)
+	require.Len(t, own.messages(), 1, "the log message travels with its request")
+	assert.Equal(t, "notifications/message", own.messages()[0].Method)
+	assert.Empty(t, outlet.messages(), "nothing of the request goes through the session's outlet")
 }
 
 func TestHistoryTellsHowCallsEnded(t *testing.T) {

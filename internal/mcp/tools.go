@@ -86,7 +86,7 @@ func notesTools() []*Tool {
 			Name:  "add_note",
 			Title: "Add a note",
 			Description: fmt.Sprintf("Saves a note in this session (at most %d notes of %d bytes each), "+
-				"and logs it (notifications/message, logger \"notes\") to whatever stream the session has for such messages.", MaxNotes, MaxNoteBytes),
+				"and logs it (notifications/message, logger \"notes\") as part of this call, before its result.", MaxNotes, MaxNoteBytes),
 			InputSchema: json.RawMessage(`{"type":"object","properties":{"text":{"type":"string","description":"The note to save."}},"required":["text"]}`),
 			Run: textTool(func(ctx context.Context, req *Request, args json.RawMessage) (string, error) {
 				var a struct {
@@ -99,10 +99,12 @@ func notesTools() []*Tool {
 				if err != nil {
 					return "", err
 				}
-				// A message about the session, not about this request: it
-				// goes through the session's outlet, or nowhere if the
-				// transport has attached none.
-				req.Session.Log(ctx, LevelInfo, "notes", map[string]any{"note": n, "text": a.Text})
+				// The log message belongs to this call, so it travels with
+				// it: on stdio among the other lines, over HTTP on the
+				// call's own stream, before the result (basic/transports:
+				// messages sent before a response "SHOULD relate to the
+				// originating client request"). Never on the GET stream.
+				req.Log(ctx, LevelInfo, "notes", map[string]any{"note": n, "text": a.Text})
 				return fmt.Sprintf("Saved note %d.", n), nil
 			}),
 		},

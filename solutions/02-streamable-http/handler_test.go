@@ -1,6 +1,8 @@
 package streamable
 
 import (
+	"context"
+	"encoding/json"
 	"io"
 	"log"
 	"net/http"
@@ -163,6 +165,47 @@ func TestProgressTravelsOnTheRequestStream(t *testing.T) {
 	require.Len(t, events, 3, "two progress events, then the response")
 	assert.Contains(t, events[0], `"progress":1`)
 	assert.Contains(t, events[2], `"id":7`)
+}
+
+func TestARequestThatSpeaksIsAnsweredAsAStream(t *testing.T) {
+	late := make(chan error, 1)
+	server := mcp.New(mcp.Options{Info: mcp.Implementation{Name: "t", Version: "1"}})
+	server.AddTool(&mcp.Tool{Name: "speaks", InputSchema: json.RawMessage(`{"type":"object"}`),
+		Run: func(ctx context.Context, req *mcp.Request, _ json.RawMessage) (*mcp.ToolResult, error) {
+			req.Log(ctx, mcp.LevelInfo, "t", "first")
+			req.Log(ctx, mcp.LevelInfo, "t", "second")
+			go func() {
+				time.Sleep(50 * time.Millisecond) // the call has been answered by then
+				late <- req.Log(context.Background(), mcp.LevelInfo, "t", "too late")
+			}()
+			return mcp.Text("done"), nil
+		}})
+	server.AddTool(&mcp.Tool{Name: "quiet", InputSchema: json.RawMessage(`{"type":"object"}`),
+		Run: func(context.Context, *mcp.Request, json.RawMessage) (*mcp.ToolResult, error) { return mcp.Text("done"), nil }})
+	h := NewHandler(server, Options{Logger: log.New(io.Discard, "", 0)})
+	t.Cleanup(h.Close)
+	id := post(h, "", initBody).Header().Get(SessionIDHeader)
+
+	rec := post(h, id, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"quiet"}}`)
+	assert.Equal(t, "application/json", rec.Header().Get("Content-Type"), "a request that says nothing first is plain JSON")
+
+	rec = post(h, id, `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"speaks"}}`)
+	assert.Equal(t, "text/event-stream", rec.Header().Get("Content-Type"))
+	events := strings.Split(strings.TrimSpace(rec.Body.String()), "\n\n")
+	require.Len(t, events, 3, "two log messages, then the response, on the request's own stream")
+	assert.Contains(t, events[0], `"first"`)
+	assert.Contains(t, events[1], `"second"`)
+	assert.Contains(t, events[2], `"id":3`)
+	assert.Error(t, <-late, "a message sent after the response is dropped")
+	assert.NotContains(t, rec.Body.String(), "too late")
+
+	// At 2025-03-26 a batch whose request speaks is answered as a stream too.
+	old := post(h, "", strings.Replace(initBody, "2025-11-25", "2025-03-26", 1)).Header().Get(SessionIDHeader)
+	rec = post(h, old, `[{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"speaks"}},{"jsonrpc":"2.0","id":5,"method":"ping"}]`)
+	assert.Equal(t, "text/event-stream", rec.Header().Get("Content-Type"))
+	events = strings.Split(strings.TrimSpace(rec.Body.String()), "\n\n")
+	require.Len(t, events, 4, "two log messages, then the two responses")
+	<-late
 }
 
 func TestManySessionsAtOnce(t *testing.T) {

@@ -203,50 +203,64 @@ func (h *Handler) Session(w http.ResponseWriter, r *http.Request) (sess *Session
 }
 
 // serveRequest runs a request and sends its response: as a single JSON
-// object, or as an SSE stream when the client asked for progress
-// notifications, which must travel before the response.
+// object, or as an SSE stream when something has to travel before the
+// response (the request's own messages, or the progress it asked for).
 func (h *Handler) serveRequest(w http.ResponseWriter, r *http.Request, sess *Session, msg *jsonrpc.Message) {
-	// @step 5: an SSE stream for a request that wants progress
+	// @step 5: JSON, or an SSE stream once the request speaks
 	ctx := h.requestContext(r)
-	if !wantsProgress(msg) {
-		if resp := sess.Handle(ctx, msg, nil); resp != nil {
-			httpjson.Write(w, http.StatusOK, resp)
-			return
+	rp := h.newReply(w, r, sess)
+	if wantsProgress(msg) {
+		// A request that asks for progress expects to take a while: its
+		// stream opens at once, so the client sees the answer begin, and
+		// from stage 03 on it holds an event id to resume from before the
+		// first notification.
+		rp.open()
+	}
+	resp := sess.Handle(ctx, msg, rp)
+	stream := rp.end()
+	switch {
+	case stream != nil:
+		// The answer became an SSE stream: the response is its last
+		// event, and closing it ends the stream (basic/transports: the
+		// server SHOULD terminate the SSE stream after the response).
+		if resp != nil {
+			stream.Send(ctx, resp)
 		}
+		stream.Close()
+	case resp != nil:
+		httpjson.Write(w, http.StatusOK, resp) // nothing came before it: plain JSON
+	default:
 		// The request was cancelled, and a cancelled request gets no
 		// response. A POST that holds a request must still be answered
 		// with JSON or with an SSE stream (MUST): a stream that ends
 		// without an event says "no response" and breaks no rule.
 		h.streams.Open(w, r, sess).Close()
-		return
 	}
-	stream := h.streams.Open(w, r, sess)
-	defer stream.Close()
-	if resp := sess.Handle(ctx, msg, stream); resp != nil {
-		stream.Send(ctx, resp)
-	}
-	// Returning ends the stream: the response was the last thing on it
-	// (basic/transports: the server SHOULD terminate the SSE stream after
-	// the response).
 	// @was 1: JSON for every request
 	// | httpjson.Write(w, http.StatusOK, sess.Handle(h.requestContext(r), msg, nil))
 	// | //
-	// | // TODO(step 5): when wantsProgress(msg), answer with an SSE stream
-	// | // instead: stream := h.streams.Open(w, r, sess) is the session's Peer
-	// | // for the request; send the response on it as the last event, then
-	// | // stream.Close() and return. When Handle returns nil (the request was
-	// | // cancelled), there is no response to send: answer with a stream that
-	// | // ends at once, h.streams.Open(w, r, sess).Close().
+	// | // TODO(step 5): give the request a reply of its own, rp :=
+	// | // h.newReply(w, r, sess), and pass it to sess.Handle as the request's
+	// | // Peer: what the request sends before its response turns the answer
+	// | // into an SSE stream. When wantsProgress(msg), open the stream at
+	// | // once (rp.open()). Then stream := rp.end(): a stream gets the
+	// | // response as its last event, then Close; no stream, the response as
+	// | // JSON. When Handle returns nil (the request was cancelled), close
+	// | // the stream, or answer with one that ends at once,
+	// | // h.streams.Open(w, r, sess).Close().
 	// @starter
 	// | // TODO(step 1): run sess.Handle(h.requestContext(r), msg, nil) and write
 	// | // the response with httpjson.Write and 200.
 	// | //
-	// | // TODO(step 5): when wantsProgress(msg), answer with an SSE stream
-	// | // instead: stream := h.streams.Open(w, r, sess) is the session's Peer
-	// | // for the request; send the response on it as the last event, then
-	// | // stream.Close() and return. When Handle returns nil (the request was
-	// | // cancelled), there is no response to send: answer with a stream that
-	// | // ends at once, h.streams.Open(w, r, sess).Close().
+	// | // TODO(step 5): give the request a reply of its own, rp :=
+	// | // h.newReply(w, r, sess), and pass it to sess.Handle as the request's
+	// | // Peer: what the request sends before its response turns the answer
+	// | // into an SSE stream. When wantsProgress(msg), open the stream at
+	// | // once (rp.open()). Then stream := rp.end(): a stream gets the
+	// | // response as its last event, then Close; no stream, the response as
+	// | // JSON. When Handle returns nil (the request was cancelled), close
+	// | // the stream, or answer with one that ends at once,
+	// | // h.streams.Open(w, r, sess).Close().
 	// @end
 }
 
@@ -273,7 +287,26 @@ func (h *Handler) serveBatch(w http.ResponseWriter, r *http.Request, body []byte
 	if !ok {
 		return
 	}
-	responses, reject := stdio.ServeBatch(h.requestContext(r), sess.Session, version, body, nil)
+	// @step 5: a batch's messages travel on its own answer too
+	ctx := h.requestContext(r)
+	rp := h.newReply(w, r, sess)
+	responses, reject := stdio.ServeBatch(ctx, sess.Session, version, body, rp)
+	if stream := rp.end(); stream != nil {
+		// A request of the batch spoke before the batch was answered, so
+		// the answer is an SSE stream; each response is one more event
+		// (2025-03-26: the responses "MAY be batched", so they need not).
+		for _, resp := range responses {
+			stream.Send(ctx, resp)
+		}
+		stream.Close()
+		return
+	}
+	// @was 3
+	// | // TODO(step 5): pass a reply, rp := h.newReply(w, r, sess), instead of
+	// | // nil, as serveRequest does; when rp.end() returns a stream, send each
+	// | // response on it, close it, and return.
+	// | responses, reject := stdio.ServeBatch(h.requestContext(r), sess.Session, version, body, nil)
+	// @end
 	switch {
 	case reject != nil:
 		httpjson.Write(w, http.StatusBadRequest, reject)
@@ -288,5 +321,9 @@ func (h *Handler) serveBatch(w http.ResponseWriter, r *http.Request, body []byte
 	// | // session negotiated. Then stdio.ServeBatch(h.requestContext(r),
 	// | // sess.Session, version, body, nil): a reject is a 400, no responses is
 	// | // a 202, else 200 with the array.
+	// | //
+	// | // TODO(step 5): pass a reply, rp := h.newReply(w, r, sess), instead of
+	// | // nil, as serveRequest does; when rp.end() returns a stream, send each
+	// | // response on it, close it, and return.
 	// @end
 }

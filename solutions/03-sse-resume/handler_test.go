@@ -260,39 +260,85 @@ func TestOneConnectionPerStream(t *testing.T) {
 }
 
 func TestStandaloneStreamIsTheSessionsOutlet(t *testing.T) {
-	s := newTestServer(t, Options{})
+	s := newTestServer(t, Options{Tick: 20 * time.Millisecond})
 	session := s.initialize("2025-11-25")
-	s.do(http.MethodPost, session, "2025-11-25", "", addNote(2, "before")).Body.Close()
 
 	get := s.do(http.MethodGet, session, "2025-11-25", "", "")
 	r := readEvents(t, get)
 	priming := r.mustNext()
 	assert.Equal(t, "0-1", priming.id)
-	s.do(http.MethodPost, session, "2025-11-25", "", addNote(3, "during")).Body.Close()
-	during := r.mustNext()
-	assert.Equal(t, "0-2", during.id, `the note "before" was dropped: there was no stream to keep it for`)
-	assert.Contains(t, during.data, `"logger":"notes"`)
-	assert.Contains(t, during.data, "during")
+	first := r.mustNext()
+	assert.Equal(t, "0-2", first.id, "the ticker starts with the first GET: nothing came before")
+	assert.Contains(t, first.data, `"logger":"ticker"`)
+	assert.Contains(t, first.data, `{"tick":1}`)
 	get.Body.Close()
 
-	// While the client is away, log messages are kept for its return.
-	s.do(http.MethodPost, session, "2025-11-25", "", addNote(4, "away")).Body.Close()
+	// While the client is away, the ticks are kept for its return.
 	var resumed *http.Response
 	require.Eventually(t, func() bool {
-		resumed = s.do(http.MethodGet, session, "2025-11-25", during.id, "")
+		resumed = s.do(http.MethodGet, session, "2025-11-25", first.id, "")
 		return resumed.StatusCode == http.StatusOK // 409 until the server sees the first client gone
 	}, 2*time.Second, 20*time.Millisecond)
 	r = readEvents(t, resumed)
-	away := r.mustNext()
-	assert.Equal(t, "0-3", away.id)
-	assert.Contains(t, away.data, "away")
+	next := r.mustNext()
+	assert.Equal(t, "0-3", next.id)
+	assert.Contains(t, next.data, `{"tick":2}`, "none lost while the client was away")
+}
+
+func TestARequestsMessagesTravelOnItsOwnStream(t *testing.T) {
+	s := newTestServer(t, Options{})
+	session := s.initialize("2025-11-25")
+	get := s.do(http.MethodGet, session, "2025-11-25", "", "")
+	standalone := readEvents(t, get)
+	standalone.mustNext() // its priming event
+
+	// add_note logs before it answers: its answer becomes a stream, with an
+	// id on every event, the log message first.
+	post := s.do(http.MethodPost, session, "2025-11-25", "", addNote(2, "milk"))
+	r := readEvents(t, post)
+	priming := r.mustNext()
+	assert.Equal(t, "1-1", priming.id)
+	assert.Equal(t, "1000", priming.retry)
+	logged := r.mustNext()
+	assert.Equal(t, "1-2", logged.id)
+	assert.Contains(t, logged.data, `"logger":"notes"`)
+	answer := r.mustNext()
+	assert.Equal(t, "1-3", answer.id)
+	assert.Contains(t, answer.data, "Saved note 1.")
+	assert.Empty(t, r.rest(), "the stream ends after the response")
+
+	// The stream can be resumed like any other, from the log message on.
+	resumed := readEvents(t, s.do(http.MethodGet, session, "2025-11-25", logged.id, ""))
+	again := resumed.rest()
+	require.Len(t, again, 1)
+	assert.Equal(t, "1-3", again[0].id)
+
+	// Nothing of the request reached the standalone stream.
+	get.Body.Close()
+	for _, e := range standalone.rest() {
+		assert.Empty(t, e.data, "an event of the request on the standalone stream")
+	}
+
+	// A quick request that says nothing first is plain JSON.
+	ping := s.do(http.MethodPost, session, "2025-11-25", "", `{"jsonrpc":"2.0","id":3,"method":"ping"}`)
+	assert.Equal(t, "application/json", ping.Header.Get("Content-Type"))
+}
+
+func TestARequestsMessagesNeedNoGETStream(t *testing.T) {
+	s := newTestServer(t, Options{})
+	session := s.initialize("2025-06-18")
+	r := readEvents(t, s.do(http.MethodPost, session, "2025-06-18", "", addNote(2, "milk")))
+	all := r.rest()
+	require.Len(t, all, 2, "the log message, then the response; no priming event at 2025-06-18")
+	assert.Contains(t, all[0].data, `"logger":"notes"`)
+	assert.Contains(t, all[1].data, "Saved note 1.")
 }
 
 func TestStreamStateIsLazyAndFreed(t *testing.T) {
 	s := newTestServer(t, Options{})
 	session := s.initialize("2025-11-25")
 	s.do(http.MethodPost, session, "2025-11-25", "", `{"jsonrpc":"2.0","id":2,"method":"ping"}`).Body.Close()
-	s.do(http.MethodPost, session, "2025-11-25", "", addNote(3, "no one listens")).Body.Close()
+	s.do(http.MethodPost, session, "2025-11-25", "", `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"echo","arguments":{"text":"x"}}}`).Body.Close()
 	assert.Nil(t, s.h.streamsOf(s.sessionOf(session), false), "a session that never streamed has no stream state")
 
 	readEvents(t, s.do(http.MethodPost, session, "2025-11-25", "", countdown(4, 1, 0, "p"))).rest()
