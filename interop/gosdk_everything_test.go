@@ -17,12 +17,11 @@ import (
 // of the server's own while a tool call runs: sampling, elicitation and
 // roots. Each travels to the client on an SSE stream, and the client's
 // answer comes back in a POST of its own, which the transport must route to
-// the waiting tool. A tool's log messages travel the same way.
-// Before stage 03 a message to the client during a call without a progress
-// token has no stream to travel on (see the stage 02 baseline), so this runs
-// from stage 03 on.
+// the waiting tool. A tool's log messages travel the same way. Each travels
+// on the tool call's own stream, so this holds from stage 02 on, where there
+// is no GET stream at all.
 func TestGoSDKClientServerRequests(t *testing.T) {
-	eachStage(t, resumableStages, func(t *testing.T, s stage) {
+	eachStage(t, httpStages, func(t *testing.T, s stage) {
 		testGoSDKClientServerRequests(t, s.dir)
 	})
 }

@@ -11,7 +11,7 @@ import (
 )
 
 // notesTools are the tools of the course's notes server (internal/mcp).
-var notesTools = []string{"echo", "add_note", "list_notes", "countdown", "history"}
+var notesTools = []string{"echo", "add_note", "list_notes", "clear_notes", "countdown", "history"}
 
 // callTool calls a tool that is expected to succeed, and returns the text of
 // the single text item in its result. It does not depend on the transport,

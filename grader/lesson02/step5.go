@@ -15,7 +15,7 @@ import (
 
 // step5 holds the checks of step 5: progress on the request's own stream, and cancellation.
 var step5 = check.Step{
-	Checks: []*check.Check{http22, http23, http30},
+	Checks: []*check.Check{http22, http23, http30, http31, http32},
 	Unchecked: []check.Claim{
 		{Claim: "in stateless mode a dropped connection does cancel", Where: "step 5", How: "described behaviour of the given requestContext, not a rule: the spec only says a disconnection SHOULD NOT be taken for cancellation"},
 	},
@@ -32,16 +32,17 @@ var http22 = &check.Check{
 		Report: "When params._meta.progressToken is set, answer with Content-Type: text/event-stream, pass the stream to the session as its Peer so each notification becomes an event, " +
 			"flushed at once (http.ResponseController.Flush), write the response as the last event, and return.",
 		Question: "When a request carries _meta.progressToken, where do the countdown's progress notifications go, and does the response end after the last event?",
-		Pointer:  "› Sending Messages to the Server: the server may answer a request with an SSE stream carrying notifications and then the response, and SHOULD end the stream after the response. h.streams.Open(w, r, sess) starts the stream and returns a Stream, which is an mcp.Peer.",
-		Near: `In serveRequest:
+		Pointer:  "› Sending Messages to the Server: the server may answer a request with an SSE stream carrying notifications and then the response, and SHOULD end the stream after the response. The request's reply is its mcp.Peer; rp.open() opens its stream (h.streams.Open) at once.",
+		Near: `In serveRequest, with the request's reply as its Peer:
 
+	rp := h.newReply(w, r, sess)
 	if wantsProgress(msg) {
-		stream := h.streams.Open(w, r, sess)
-		if resp := sess.Handle(h.requestContext(r), msg, stream); resp != nil {
-			stream.Send(r.Context(), resp)
-		}
-		stream.Close()
-		return
+		rp.open() // the stream opens at once
+	}
+	resp := sess.Handle(h.requestContext(r), msg, rp)
+	if stream := rp.end(); stream != nil {
+		stream.Send(ctx, resp) // the last event
+		stream.Close()         // and the end
 	}`,
 	},
 	Claims: []check.Claim{
@@ -98,6 +99,93 @@ func checkHTTPProgress(t *check.T) {
 	slow.HangUp() // the server is stopped when the check ends
 }
 
+var http31 = &check.Check{
+	ID: "HTTP-31", Step: 5, Severity: check.Must, Budget: 6 * time.Second,
+	Needs: check.Needs{Course: probe.NotesLog},
+	Title: "a request that sends a message before its response is answered as an SSE stream: the message, then the response, then the end; a quick request is still plain JSON",
+	Spec:  spec.Sending("The server MAY send JSON-RPC requests and notifications before sending the JSON-RPC response. These messages SHOULD relate to the originating client request."),
+	Course: "The spec lets a server answer a request with JSON or with an SSE stream, and says the messages before the response SHOULD relate to that request; the course requires " +
+		"both halves of its lazy answer: a request that says nothing before its response gets plain JSON, and one that speaks (add_note logs its note) gets an SSE stream " +
+		"that carries its message, then its response. No GET stream is open, and none is needed.",
+	Hint: check.Hint{
+		Report: "Give every request a reply of its own as its mcp.Peer (h.newReply): nothing is written until the request either sends a message (then Send opens the stream, " +
+			"h.streams.Open, and the message is its first event) or returns its response (then, if no stream was opened, the response goes out as JSON).",
+		Question: "When add_note logs its note, which Peer does the log message go to, and what has been written on the POST's response by then?",
+		Pointer:  "› Sending Messages to the Server: a request gets application/json or text/event-stream, and the messages before the response SHOULD relate to that request. A Peer is whatever Send is called on.",
+		Near: `In reply.Send, under rp.mu:
+
+	if rp.ended {
+		return errAnswered
+	}
+	rp.openLocked() // the first message turns the answer into a stream
+	return rp.stream.Send(ctx, msg)
+
+and in serveRequest, pass rp to sess.Handle, then stream := rp.end(): nil means JSON.`,
+	},
+	Claims: []check.Claim{
+		{Claim: "a request's answer is JSON until the request sends a message before its response; then it becomes an SSE stream with that message, the response, and the end", Where: "concept, step 5",
+			How: "ping and echo must get application/json; add_note, which logs its note, must get text/event-stream with the log message before the response, in a session with no GET stream"},
+	},
+	Checklist: []string{"C10", "C12", "C14"},
+	Run:       checkLazyUpgrade,
+}
+
+func checkLazyUpgrade(t *check.T) {
+	h := wire.StartHTTP(t)
+	session, _ := h.Initialize(spec.Rev)
+	for _, c := range []struct{ id, body, what string }{
+		{`2`, wire.Request(`2`, "ping", nil), "ping"},
+		{`3`, wire.Request(`3`, "tools/call", wire.ToolCall("echo", map[string]any{"text": "quick"}, nil)), "echo"},
+	} {
+		resp := h.Post(session, spec.Rev, c.body, c.what)
+		probe.ExpectStatus(t, resp, http.StatusOK, c.what)
+		if resp.ContentType != "application/json" {
+			t.Fail(check.Failure{What: c.what + " sends nothing before its response, and was not answered as plain JSON", Got: resp.Summary(),
+				Want: "HTTP 200, Content-Type: application/json: a stream is for a request that has something to send first"})
+		}
+		probe.ExpectResponse(t, resp, c.id, c.what)
+	}
+	probe.NoteOnItsStream(t, h, session, spec.Rev, `4`, fmt.Sprintf("note-%d", time.Now().UnixNano()%1e9))
+}
+
+var http32 = &check.Check{
+	ID: "HTTP-32", Step: 5, Severity: check.Must, Budget: 8 * time.Second,
+	Needs: check.Needs{Course: probe.ClearNotes},
+	Title: "a tool's request to the client (elicitation/create) travels on the call's stream at once; the client's answer, POSTed back, gets 202 and reaches the tool, whose result ends the stream",
+	Spec:  spec.Sending("The server MAY send JSON-RPC requests and notifications before sending the JSON-RPC response. These messages SHOULD relate to the originating client request."),
+	Course: "The course requires a request of the server's own to travel on the stream of the call that makes it, flushed at once: clear_notes cannot answer before the client " +
+		"confirms, so a message held back until the response would wait for ever. The answer is a JSON-RPC response in a POST of its own, which MUST get 202, and must reach the waiting tool.",
+	Hint: check.Hint{
+		Report: "Send each message on the request's stream as it comes, and flush it: never hold messages back until the response is known. The client's answer arrives in another POST, " +
+			"with the same session id, and goes to sess.Handle like any response, which hands it to the waiting call.",
+		Question: "clear_notes waits for the client's answer before it can return: when does your reply write its question to the client?",
+		Pointer:  "› Sending Messages to the Server: a response from the client is a POST of its own, answered 202. mcp.Request.Call sends the request through the request's Peer and waits for the response that Session.Handle delivers.",
+		Near: `reply.Send writes at once, on the stream it opens:
+
+	rp.openLocked()
+	return rp.stream.Send(ctx, msg) // flushed: the stream's Send flushes each event
+
+and servePOST hands a response from the client to sess.Handle, then answers 202.`,
+	},
+	Claims: []check.Claim{
+		{Claim: "a request of the server's own travels on the stream of the call that makes it, at once; the client's answer, in a POST, gets 202 and reaches the waiting tool", Where: "concept, step 5",
+			How: "clear_notes's elicitation/create must arrive within 1 s while the call waits; the grader POSTs the answer, then wants the call's result on the same stream"},
+	},
+	Checklist: []string{"C8", "C12"},
+	Run:       checkServerRequestOnTheCallsStream,
+}
+
+func checkServerRequestOnTheCallsStream(t *check.T) {
+	h := wire.StartHTTP(t)
+	session := probe.InitializeEliciting(t, h, spec.Rev)
+	probe.CallTool(t, h, session, `2`, "add_note", map[string]any{"text": "to be cleared"})
+	s := h.Open(wire.Req{Method: http.MethodPost, Header: wire.Headers(session, spec.Rev), Body: probe.ClearNotesCall(`3`), Within: time.Second,
+		Purpose: "clear_notes, which asks the client to confirm before it answers"})
+	q := probe.AwaitQuestion(t, s, time.Second)
+	probe.Answer(t, h, session, spec.Rev, q)
+	probe.ExpectCleared(t, s, `3`, 1)
+}
+
 // expectStream fails the check unless stream is an SSE response with 200.
 func expectStream(t *check.T, stream *wire.Stream, what, want string) {
 	if stream.Status != http.StatusOK || stream.ContentType != "text/event-stream" {
@@ -118,15 +206,14 @@ var http23 = &check.Check{
 			"(h.streams.Open(w, r, sess).Close()). Not 204: a POST that holds a request MUST be answered with JSON or SSE.",
 		Question: "The cancellation comes in another POST with the same session id: does it reach the same mcp.Session as the running request? What does your server write when Handle then returns nil?",
 		Pointer:  "basic/utilities/cancellation: the receiver should stop and not answer a cancelled request. A POST that holds a request MUST be answered with application/json or text/event-stream, so a cancelled one gets a stream that ends with no event.",
-		Near: `Both POSTs go through h.Session, so they reach the same mcp.Session. In serveRequest's JSON branch:
+		Near: `Both POSTs go through h.Session, so they reach the same mcp.Session. In serveRequest, after stream := rp.end():
 
-	resp := sess.Handle(h.requestContext(r), msg, nil)
-	if resp == nil { // cancelled: no response is coming
+	switch {
+	case stream != nil: // send resp only if it is not nil, then stream.Close()
+	case resp != nil: // JSON
+	default: // cancelled, and no stream was opened: one that ends at once
 		h.streams.Open(w, r, sess).Close()
-		return
-	}
-
-In the SSE branch, write nothing more when Handle returns nil, and close the stream.`,
+	}`,
 	},
 	Claims: []check.Claim{
 		{Claim: "notifications/cancelled in its own POST gets 202 and stops the request; its stream ends without a response", Where: "step 5"},

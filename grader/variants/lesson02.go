@@ -4,6 +4,7 @@ package variants
 const (
 	httpHandler  = "solutions/02-streamable-http/handler.go"
 	httpPost     = "solutions/02-streamable-http/post.go"
+	httpReply    = "solutions/02-streamable-http/reply.go"
 	httpSessions = "solutions/02-streamable-http/sessions.go"
 	httpHeaders  = "solutions/02-streamable-http/headers.go"
 )
@@ -20,10 +21,8 @@ var lesson02 = []*Variant{
 		Name: "response-in-an-array", Lesson: "02", Kills: []string{"HTTP-02"},
 		Mistake: "wraps the single response to a request in a JSON array",
 		Edits: []Edit{{File: httpPost,
-			Old: `		if resp := sess.Handle(ctx, msg, nil); resp != nil {
-			httpjson.Write(w, http.StatusOK, resp)`,
-			New: `		if resp := sess.Handle(ctx, msg, nil); resp != nil {
-			httpjson.Write(w, http.StatusOK, []any{resp})`,
+			Old: `		httpjson.Write(w, http.StatusOK, resp) // nothing came before it: plain JSON`,
+			New: `		httpjson.Write(w, http.StatusOK, []any{resp})`,
 		}},
 	},
 	{
@@ -68,14 +67,12 @@ var lesson02 = []*Variant{
 		Name: "unknown-method-is-an-http-error", Lesson: "02", Kills: []string{"HTTP-08"},
 		Mistake: "answers an unknown method with 400 text/plain, as the official Go SDK does, instead of a -32601 response",
 		Edits: []Edit{{File: httpPost,
-			Old: `		if resp := sess.Handle(ctx, msg, nil); resp != nil {
-			httpjson.Write(w, http.StatusOK, resp)`,
-			New: `		if resp := sess.Handle(ctx, msg, nil); resp != nil {
-			if resp.Error != nil && resp.Error.Code == jsonrpc.CodeMethodNotFound {
-				http.Error(w, resp.Error.Message, http.StatusBadRequest)
-				return
-			}
-			httpjson.Write(w, http.StatusOK, resp)`,
+			Old: `	case resp != nil:
+		httpjson.Write(w, http.StatusOK, resp) // nothing came before it: plain JSON`,
+			New: `	case resp != nil && resp.Error != nil && resp.Error.Code == jsonrpc.CodeMethodNotFound:
+		http.Error(w, resp.Error.Message, http.StatusBadRequest)
+	case resp != nil:
+		httpjson.Write(w, http.StatusOK, resp)`,
 		}},
 	},
 
@@ -279,24 +276,58 @@ var sessionCounter int`},
 
 	// Step 5: progress and cancellation.
 	{
-		Name: "no-progress-stream", Lesson: "02", Kills: []string{"HTTP-22", "HTTP-30"},
-		Mistake: "always answers with plain JSON, so progress notifications have nowhere to go",
+		Name: "request-messages-to-the-outlet", Lesson: "02", Kills: []string{"HTTP-22", "HTTP-30", "HTTP-31", "HTTP-32"},
+		Mistake: "gives a request no Peer of its own, so its progress and its messages go to the session's outlet, which over HTTP at stage 02 is nowhere",
 		Edits: []Edit{{File: httpPost,
-			Old: `	if !wantsProgress(msg) {`,
-			New: `	if true {`,
+			Old: `	resp := sess.Handle(ctx, msg, rp)`,
+			New: `	resp := sess.Handle(ctx, msg, nil)`,
 		}},
+	},
+	{
+		Name: "messages-only-with-a-progress-token", Lesson: "02", Kills: []string{"HTTP-31", "HTTP-32"},
+		Mistake: "gives a request its reply only when it carries a progress token, so the log message or the question of a request without one has no stream to travel on",
+		Edits: []Edit{{File: httpPost,
+			Old: `	resp := sess.Handle(ctx, msg, rp)`,
+			New: `	var resp *jsonrpc.Message
+	if wantsProgress(msg) {
+		resp = sess.Handle(ctx, msg, rp)
+	} else {
+		resp = sess.Handle(ctx, msg, nil) // no token: JSON, and nothing to send first
+	}`,
+		}},
+	},
+	{
+		Name: "upgrade-writes-json-after-sse", Lesson: "02", Kills: []string{"HTTP-22", "HTTP-31", "HTTP-32"},
+		Mistake: "writes the response as a JSON body even when the answer has already become an SSE stream, so it is not an event the client can read",
+		Edits: []Edit{{File: httpPost,
+			Old: `		if resp != nil {
+			stream.Send(ctx, resp)
+		}
+		stream.Close()`,
+			New: `		if resp != nil {
+			httpjson.Write(w, http.StatusOK, resp)
+		}
+		stream.Close()`,
+		}},
+	},
+	{
+		Name: "messages-buffered-until-response", Lesson: "02", Kills: []string{"HTTP-32"},
+		Mistake: "holds a request's messages back until its response says whether the answer is JSON or SSE, so a tool that waits for the client's answer to its question waits for ever",
+		Edits:   editBufferUntilResponse(),
 	},
 	{
 		Name: "stream-left-open", Lesson: "02", Kills: []string{"HTTP-22", "HTTP-23"},
 		Mistake: "keeps a request's SSE stream open after the response, in case there is more to say",
 		Edits: []Edit{{File: httpPost,
-			Old: `	if resp := sess.Handle(ctx, msg, stream); resp != nil {
-		stream.Send(ctx, resp)
-	}`,
-			New: `	if resp := sess.Handle(ctx, msg, stream); resp != nil {
-		stream.Send(ctx, resp)
-	}
-	<-r.Context().Done() // stay open for anything else`,
+			Old: `		if resp != nil {
+			stream.Send(ctx, resp)
+		}
+		stream.Close()`,
+			New: `		if resp != nil {
+			stream.Send(ctx, resp)
+		}
+		<-r.Context().Done() // stay open for anything else
+		stream.Close()`,
 		}},
 	},
 	{
@@ -624,10 +655,10 @@ var (
 		Name: "cancelled-request-gets-204", Lesson: "02", Kills: []string{"HTTP-23"},
 		Mistake: "answers a cancelled request that was to get JSON with 204 No Content, which is neither JSON nor SSE",
 		Edits: []Edit{{File: httpPost,
-			Old: `		h.streams.Open(w, r, sess).Close()
-		return`,
-			New: `		w.WriteHeader(http.StatusNoContent) // nothing to say
-		return`,
+			Old: `breaks no rule.
+		h.streams.Open(w, r, sess).Close()`,
+			New: `breaks no rule.
+		w.WriteHeader(http.StatusNoContent) // nothing to say`,
 		}},
 	},
 	{
@@ -638,4 +669,35 @@ var (
 			New: `	return r.Context()`,
 		}},
 	},
+}
+
+// editBufferUntilResponse holds a request's messages in its reply until
+// the response, unless its stream is already open (a progress token opens
+// it at once), and only then sends them.
+func editBufferUntilResponse() []Edit {
+	return []Edit{
+		{File: httpReply,
+			Old: `	ended  bool   // end was called: the answer is settled`,
+			New: `	ended  bool   // end was called: the answer is settled
+	held   []*jsonrpc.Message`},
+		{File: httpReply,
+			Old: `	rp.openLocked()
+	return rp.stream.Send(ctx, msg)`,
+			New: `	if rp.stream == nil {
+		rp.held = append(rp.held, msg) // JSON or SSE: the response will tell
+		return nil
+	}
+	return rp.stream.Send(ctx, msg)`},
+		{File: httpReply,
+			Old: `	rp.ended = true
+	return rp.stream`,
+			New: `	rp.ended = true
+	if len(rp.held) > 0 {
+		rp.openLocked()
+		for _, m := range rp.held {
+			rp.stream.Send(context.Background(), m)
+		}
+	}
+	return rp.stream`},
+	}
 }

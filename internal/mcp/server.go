@@ -4,7 +4,8 @@
 //
 // The notes server speaks the lifecycle (initialize with version
 // negotiation, notifications/initialized, ping), tools/list and tools/call
-// with five tools (echo, add_note, list_notes, countdown, history),
+// with six tools (echo, add_note, list_notes, clear_notes, countdown,
+// history),
 // logging/setLevel, and notifications/cancelled.
 //
 // Messages the server starts on its own, outside any response, leave a
@@ -59,7 +60,7 @@ func New(opts Options) *Server { return &Server{opts: opts} }
 func NewServer() *Server {
 	s := New(Options{
 		Info:         Implementation{Name: "mcp-course-notes", Title: "MCP course notes server", Version: "1.0.0"},
-		Instructions: "A small notes server from the MCP transports course. Tools: echo, add_note, list_notes, countdown, history.",
+		Instructions: "A small notes server from the MCP transports course. Tools: echo, add_note, list_notes, clear_notes, countdown, history.",
 	})
 	for _, t := range notesTools() {
 		s.AddTool(t)
@@ -109,6 +110,7 @@ type Session struct {
 
 	mu       sync.Mutex
 	version  ProtocolVersion // zero until initialize has been answered
+	client   map[string]any  // the capabilities the client declared in initialize
 	notes    []string
 	history  []string
 	inflight map[string]context.CancelFunc // by request id
@@ -343,12 +345,23 @@ func (s *Session) initialize(params json.RawMessage) (any, *jsonrpc.Error) {
 		return nil, jsonrpc.NewError(jsonrpc.CodeInvalidRequest, "this session is already initialized")
 	}
 	s.version = v
+	s.client = p.Capabilities
 	return initializeResult{
 		ProtocolVersion: v.Name,
 		Capabilities:    s.server.capabilities(),
 		ServerInfo:      s.server.opts.Info,
 		Instructions:    s.server.opts.Instructions,
 	}, nil
+}
+
+// clientCan reports whether the client declared capability name in
+// initialize, such as "elicitation": a server sends the client only the
+// requests it said it serves.
+func (s *Session) clientCan(name string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	_, ok := s.client[name]
+	return ok
 }
 
 // capabilities lists what the server offers: its tools, log messages (the

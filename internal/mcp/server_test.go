@@ -182,6 +182,52 @@ func TestServerRequestsGetTheClientsResponse(t *testing.T) {
 	assert.Error(t, s.Context().Err(), "the session's context ends with it")
 }
 
+// confirmingPeer answers clear_notes's question as a user would, with
+// confirm, on the request's own peer.
+type confirmingPeer struct {
+	s       *Session
+	confirm bool
+	asked   chan *jsonrpc.Message
+}
+
+func (c confirmingPeer) Send(_ context.Context, m *jsonrpc.Message) error {
+	if m.IsRequest() {
+		c.asked <- m
+		resp, _ := jsonrpc.NewResult(*m.ID, map[string]any{"action": "accept", "content": map[string]any{"confirm": c.confirm}})
+		go c.s.Handle(context.Background(), resp, nil)
+	}
+	return nil
+}
+
+func TestClearNotesAsksOnItsRequestsPeer(t *testing.T) {
+	s := NewServer().NewSession()
+	init := func(caps map[string]any) {
+		resp := s.Handle(context.Background(), request(t, 1, "initialize", map[string]any{"protocolVersion": "2025-11-25", "capabilities": caps,
+			"clientInfo": map[string]any{"name": "t", "version": "1"}}), nil)
+		require.Nil(t, resp.Error)
+	}
+	init(map[string]any{"elicitation": map[string]any{}})
+	callTool(t, s, 2, "add_note", map[string]any{"text": "milk"})
+	call := func(id int64, peer Peer) string {
+		resp := s.Handle(context.Background(), request(t, id, "tools/call", map[string]any{"name": "clear_notes"}), peer)
+		require.NotNil(t, resp)
+		require.Nil(t, resp.Error)
+		return string(resp.Result)
+	}
+	asked := make(chan *jsonrpc.Message, 2)
+	assert.Contains(t, call(3, confirmingPeer{s, false, asked}), "Kept 1 notes")
+	assert.Equal(t, "elicitation/create", (<-asked).Method)
+	assert.Contains(t, call(4, confirmingPeer{s, true, asked}), "Deleted 1 notes.")
+	<-asked
+	assert.Equal(t, "No notes yet.", callTool(t, s, 5, "list_notes", nil))
+
+	other := NewServer().NewSession()
+	s = other
+	init(map[string]any{})
+	assert.Contains(t, call(6, confirmingPeer{s, true, asked}), "did not declare the elicitation capability")
+	assert.Empty(t, asked, "a client without the capability is not asked")
+}
+
 func TestCancellationStopsARequestAndSilencesIt(t *testing.T) {
 	s := NewServer().NewSession()
 	done := make(chan *jsonrpc.Message, 1)

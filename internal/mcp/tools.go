@@ -118,6 +118,14 @@ func notesTools() []*Tool {
 			}),
 		},
 		{
+			Name:  "clear_notes",
+			Title: "Clear notes",
+			Description: "Asks the user to confirm (elicitation/create, a request to the client sent as part of this call, before its result), " +
+				"then deletes this session's notes if they accepted. The client must have declared the elicitation capability.",
+			InputSchema: json.RawMessage(`{"type":"object","properties":{}}`),
+			Run:         textTool(clearNotes),
+		},
+		{
 			Name:  "countdown",
 			Title: "Countdown",
 			Description: "Counts down from `from`, waiting interval_ms between steps. Sends notifications/progress for each step " +
@@ -139,6 +147,43 @@ func notesTools() []*Tool {
 			}),
 		},
 	}
+}
+
+// MaxConfirmWait bounds how long clear_notes waits for the user's answer.
+const MaxConfirmWait = time.Minute
+
+// clearNotes is the clear_notes tool. Its question to the user is a request
+// of the server's own, which travels with the call (on HTTP, on the call's
+// own stream) while the call waits; the client's answer comes back as a
+// message of its own (on HTTP, in a POST) and reaches the waiting call
+// through Session.Handle.
+func clearNotes(ctx context.Context, req *Request, _ json.RawMessage) (string, error) {
+	if !req.Session.clientCan("elicitation") {
+		return "", errors.New("clear_notes asks the user to confirm, and this client did not declare the elicitation capability in initialize")
+	}
+	n := len(req.Session.listNotes())
+	ctx, cancel := context.WithTimeout(ctx, MaxConfirmWait)
+	defer cancel()
+	raw, err := req.Call(ctx, "elicitation/create", map[string]any{
+		"message":         fmt.Sprintf("Delete the %d notes of this session?", n),
+		"requestedSchema": json.RawMessage(`{"type":"object","properties":{"confirm":{"type":"boolean","title":"Delete them"}},"required":["confirm"]}`),
+	})
+	if err != nil {
+		return "", fmt.Errorf("asking the user to confirm: %v", err)
+	}
+	var answer struct {
+		Action  string `json:"action"`
+		Content struct {
+			Confirm bool `json:"confirm"`
+		} `json:"content"`
+	}
+	if err := json.Unmarshal(raw, &answer); err != nil {
+		return "", fmt.Errorf("reading the user's answer: %v", err)
+	}
+	if answer.Action != "accept" || !answer.Content.Confirm {
+		return fmt.Sprintf("Kept %d notes: the user did not confirm (%s).", n, answer.Action), nil
+	}
+	return fmt.Sprintf("Deleted %d notes.", req.Session.clearNotes()), nil
 }
 
 // countdown is the countdown tool: Countdown, with a notifications/progress
@@ -302,4 +347,13 @@ func (s *Session) listNotes() []string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return append([]string(nil), s.notes...)
+}
+
+// clearNotes deletes the session's notes and returns how many there were.
+func (s *Session) clearNotes() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	n := len(s.notes)
+	s.notes = nil
+	return n
 }

@@ -226,7 +226,7 @@ func runWithLogging(ctx context.Context, req *mcp.Request, _ json.RawMessage) (*
 				return nil, err
 			}
 		}
-		if err := untilOutlet(ctx, func() error { return req.Log(ctx, mcp.LevelInfo, "everything", m) }); err != nil {
+		if err := req.Log(ctx, mcp.LevelInfo, "everything", m); err != nil {
 			return nil, fmt.Errorf("sending log message %d: %w", i+1, err)
 		}
 	}
@@ -302,11 +302,7 @@ func call(ctx context.Context, req *mcp.Request, method string, params any) (jso
 	// A client that never answers must not hold the tool call forever.
 	ctx, cancel := context.WithTimeout(ctx, callTimeout)
 	defer cancel()
-	var raw json.RawMessage
-	err := untilOutlet(ctx, func() (err error) {
-		raw, err = req.Call(ctx, method, params)
-		return err
-	})
+	raw, err := req.Call(ctx, method, params)
 	if err != nil {
 		// %v, not %w: a JSON-RPC error from the client is this tool's
 		// failure, reported in its result, not a protocol error of the
@@ -318,35 +314,6 @@ func call(ctx context.Context, req *mcp.Request, method string, params any) (jso
 
 // callTimeout bounds the wait for the client's answer to one request.
 const callTimeout = 10 * time.Second
-
-// outletWait bounds how long a message that has nowhere to go yet waits for
-// the session's outlet. See untilOutlet.
-var outletWait = 2 * time.Second
-
-// untilOutlet runs send, and runs it again while it fails only because the
-// session has no outlet attached yet, for up to outletWait.
-//
-// Why: the course's transports answer a request that carries no progress
-// token with plain JSON, so a message a tool sends while it runs (a log
-// message, a sampling request) cannot travel on the request's own response.
-// It leaves through the session's outlet instead: the standalone GET stream
-// from stage 03 on. A client opens that stream right after initialization,
-// concurrently with its first requests, so it may not be there yet when the
-// first tool call starts; waiting a little for it is what keeps such a tool
-// from failing on a race. Stage 02 has no outlet at all over HTTP, so there
-// the wait ends in ErrNoOutlet.
-func untilOutlet(ctx context.Context, send func() error) error {
-	deadline := time.Now().Add(outletWait)
-	for {
-		err := send()
-		if !errors.Is(err, mcp.ErrNoOutlet) || time.Now().After(deadline) {
-			return err
-		}
-		if err := sleep(ctx, 20*time.Millisecond); err != nil {
-			return err
-		}
-	}
-}
 
 func sleep(ctx context.Context, d time.Duration) error {
 	t := time.NewTimer(d)
