@@ -20,46 +20,43 @@ var step3 = check.Step{
 
 var sse17 = &check.Check{
 	ID: "SSE-17", Step: 3, Severity: check.Must, Budget: 5 * time.Second,
-	Needs: check.Needs{Course: notesLog, Optional: []check.Feature{check.GETStream}},
-	Title: "add_note's log message arrives on the standalone stream; one from before the first GET is not kept",
-	Spec:  spec.Listening("The server MAY send JSON-RPC requests and notifications on the stream."),
-	Course: "The course's server sends a notifications/message (level info, logger \"notes\") for each note, through the session's outlet. " +
-		"The first GET must attach its stream as that outlet. Before it, nothing is kept: a session nobody listens to must not grow.",
+	Needs: check.Needs{Course: probe.NotesLog, Flags: []string{"-tick"}, Optional: []check.Feature{check.GETStream}},
+	Title: "add_note's log message travels on its call's own stream, never on the standalone stream, where -tick's messages go",
+	Spec:  spec.Listening("The server MAY send JSON-RPC requests and notifications on the stream. These messages SHOULD be unrelated to any concurrently-running JSON-RPC request from the client."),
+	Course: "Which stream a message takes is a SHOULD in the spec (› Sending Messages to the Server: the messages before a response \"SHOULD relate to the originating client request\"); " +
+		"the course requires it. add_note's log message belongs to its call, so it travels on the call's answer, which becomes an SSE stream for it, even while a GET stream is open; " +
+		"the server's own messages (-tick's) go to the session's outlet, which the first GET attaches.",
 	Hint: check.Hint{
-		Report:   "When the first GET opens the standalone stream, call sess.Attach(stream): the stream is an mcp.Peer whose Send logs the event and writes it.",
-		Question: "Where do the messages the server starts on its own go, and when does that place exist?",
-		Pointer:  "mcp.Session.Attach(outlet Peer): until one is attached, such messages are dropped (ErrNoOutlet).",
-		Near:     "In listen, the first time (made), before the headers go out: sess.Attach(s). The stream's Send logs and writes.",
+		Report: "A request's messages go to the request's own Peer (stage 02's reply), whatever streams are open; only messages that belong to no request go through the outlet. " +
+			"When the first GET opens the standalone stream, attach it with sess.Attach(stream), and start the ticker.",
+		Question: "Which messages belong to the session's outlet, and which to the request that caused them?",
+		Pointer:  "basic/transports › Listening for Messages from the Server: messages on the GET stream SHOULD be unrelated to any running request. mcp.Session.Attach(outlet Peer) sets the outlet; mcp.Request.Log sends on the request's own Peer.",
+		Near:     "In listen, the first time (made), before the headers go out: sess.Attach(s), and after unlocking, go tick(sess, h.opts.Tick). Stage 02 passes every request its reply, so its messages never reach the outlet.",
 	},
 	Claims: []check.Claim{
-		{Claim: "the first GET becomes the session's outlet, before its headers go out; messages from before any GET are dropped", Where: "concept, step 3", How: "add_note before and after the first GET"},
+		{Claim: "a request's messages travel on its own stream, even while a GET stream is open; only the server's own messages (the ticker's) go to the outlet, the GET stream", Where: "concept, step 3",
+			How: "with -tick and a GET open: add_note's answer must be a stream with the note's log message before the result, and the GET must carry ticks and no note"},
 	},
-	Checklist: []string{"C21"},
-	Run:       checkNoteOnStandalone,
+	Checklist: []string{"C12", "C21"},
+	Run:       checkNoteOnItsOwnStream,
 }
 
-func checkNoteOnStandalone(t *check.T) {
-	h := wire.StartHTTP(t)
+func checkNoteOnItsOwnStream(t *check.T) {
+	h := wire.StartHTTP(t, "-tick", "40ms")
 	session, _ := h.Initialize(spec.Rev)
-	before, after := nonce("before"), nonce("after")
-	probe.CallTool(t, h, session, `2`, "add_note", map[string]any{"text": before})
-	s := probe.OpenGET(t, h, session, spec.Rev, "", "GET with the session")
-	probe.CallTool(t, h, session, `3`, "add_note", map[string]any{"text": after})
-	m, _ := s.Await(wire.T1, "notifications/message for the note added while the GET stream was open", func(m *wire.Msg) bool {
-		_, logger, data, ok := probe.LogOf(m)
-		return ok && logger == "notes" && strings.Contains(string(data), after)
-	}, func(e wire.Event, m *wire.Msg) {
-		if m != nil && strings.Contains(string(m.Raw), before) {
-			t.Fail(check.Failure{What: "the GET stream delivered the log message of a note added before any GET: nothing should be kept for a session nobody listens to",
-				Got: check.Quote(e.Data), Want: "only messages sent once the stream exists"})
-		}
-	})
-	if level, _, _, _ := probe.LogOf(m); level != "info" {
-		t.Fail(check.Failure{What: "the note's log message does not have level info", Got: check.Quote(string(m.Raw)), Want: `"level":"info","logger":"notes"`})
+	g := probe.OpenGET(t, h, session, spec.Rev, "", "GET with the session, with -tick 40ms")
+	readTicks(t, g, 1, 0, 500*time.Millisecond, "on the GET stream, before the note")
+	note := nonce("note")
+	probe.NoteOnItsStream(t, h, session, spec.Rev, `2`, note)
+	for ticks := 0; ticks < 3; ticks++ {
+		g.Await(500*time.Millisecond, fmt.Sprintf("tick %d of 3 on the GET stream after the note", ticks+1), probe.IsLogFrom("ticker"), func(e wire.Event, m *wire.Msg) {
+			if _, logger, data, ok := probe.LogOf(m); ok && logger == "notes" && strings.Contains(string(data), note) {
+				t.Fail(check.Failure{What: "the note's log message arrived on the standalone GET stream: it belongs to add_note's call, and travels on the call's own stream",
+					Got: check.Quote(e.Data), Want: "on the GET stream, only messages that belong to no request (the ticks)"})
+			}
+		})
 	}
 }
-
-const notesLog = `add_note's log message (notifications/message, logger "notes") sent through the session's outlet, the standalone GET stream`
 
 var sse18 = &check.Check{
 	ID: "SSE-18", Step: 3, Severity: check.Must, Budget: 5 * time.Second,
@@ -106,18 +103,18 @@ func checkNoResponseOnStandalone(t *check.T) {
 var sse19 = &check.Check{
 	ID: "SSE-19", Step: 3, Severity: check.Must, Budget: 6 * time.Second,
 	Needs: check.Needs{Optional: []check.Feature{check.GETStream}},
-	Title: "each message travels on exactly one stream: progress on its POST, log messages on the GET",
+	Title: "each message travels on exactly one stream: a request's progress and log messages on its POST, none on the GET",
 	Spec:  multipleRule("The server MUST send each of its JSON-RPC messages on only one of the connected streams; that is, it MUST NOT broadcast the same message across multiple streams."),
 	Course: "Which stream a message takes is a SHOULD in the spec: a request's messages on its POST stream, and on the GET stream only messages unrelated to " +
 		"running requests. The course requires both, and that none is lost.",
 	Hint: check.Hint{
-		Report:   "A request's progress goes to the request's own stream (its Peer), and nowhere else; a message for the session goes to the outlet only. Never copy a message to \"every open stream\".",
+		Report:   "A request's progress and log messages go to the request's own stream (its Peer), and nowhere else; only a message that belongs to no request goes to the outlet. Never copy a message to \"every open stream\".",
 		Question: "Does any message of yours reach two streams?",
 		Pointer:  "basic/transports › Multiple Connections: each message on only one stream, never broadcast.",
-		Near:     "A request's progress goes to its Peer (its POST stream) only; log messages go to the outlet only. Do not copy messages between streams.",
+		Near:     "A request's messages go to its Peer (its POST stream) only; the outlet is for messages of no request. Do not copy messages between streams.",
 	},
 	Claims: []check.Claim{
-		{Claim: "each message travels on exactly one stream: progress on its POST, log messages on the GET", Where: "concept, step 3", How: "all streams of a session read at once"},
+		{Claim: "each message travels on exactly one stream: a request's progress and log messages on its POST, never on the GET", Where: "concept, step 3", How: "all streams of a session read at once"},
 	},
 	Checklist: []string{"C25"},
 	Split:     &check.Split{Rule: "one message, one stream", Parts: "the same message on two streams breaks the spec; a message on the other stream than the course wants only the course (the spec: SHOULD)"},
@@ -131,10 +128,14 @@ func checkEachMessageOnce(t *check.T) {
 	ta, tb, note := nonce("a"), nonce("b"), nonce("once")
 	a := openPOST(t, h, session, spec.Rev, probe.CountdownCall(`"a"`, 4, 50, ta), "countdown A")
 	b := openPOST(t, h, session, spec.Rev, probe.CountdownCall(`"b"`, 4, 50, tb), "countdown B")
+	var evN []wire.Event
 	if courseServer(t) {
-		// The course's server logs each note through the session's outlet,
-		// the GET stream. An external server need not log notes at all.
-		probe.CallTool(t, h, session, `3`, "add_note", map[string]any{"text": note})
+		// The course's server logs each note as part of its call, on the
+		// call's own stream. An external server need not log notes at all.
+		resp := h.Do(wire.Req{Header: wire.Headers(session, spec.Rev), Body: wire.Request(`3`, "tools/call", wire.ToolCall("add_note", map[string]any{"text": note}, nil)),
+			Within: wire.T2, Purpose: "add_note, which logs the note"})
+		probe.ExpectResponse(t, resp, `3`, "add_note")
+		evN = resp.Events
 	}
 
 	var evA, evB, evG []wire.Event
@@ -144,7 +145,7 @@ func checkEachMessageOnce(t *check.T) {
 		func() { evG, _ = g.End(time.Second) },
 	)
 	seen := map[string][]string{} // message → the streams it came on
-	for name, events := range map[string][]wire.Event{"POST A": evA, "POST B": evB, "GET": evG} {
+	for name, events := range map[string][]wire.Event{"POST A": evA, "POST B": evB, "GET": evG, "POST note": evN} {
 		for _, m := range messagesOf(events) {
 			key := ""
 			if tok, v, ok := probe.ProgressOf(m); ok {
@@ -161,7 +162,7 @@ func checkEachMessageOnce(t *check.T) {
 	}
 	want := map[string]string{`the response with id "a"`: "POST A", `the response with id "b"`: "POST B"}
 	if courseServer(t) {
-		want["the note's log message"] = "GET"
+		want["the note's log message"] = "POST note"
 	}
 	for i := 1; i <= 4; i++ {
 		want[fmt.Sprintf("progress %d of token %q", i, ta)] = "POST A"
@@ -186,7 +187,7 @@ func checkEachMessageOnce(t *check.T) {
 	for key, stream := range want {
 		if len(seen[key]) == 0 {
 			t.Fail(check.Failure{What: key + " never arrived", Want: "on " + stream,
-				Got: "POST A: " + describeEvents(evA) + "\nPOST B: " + describeEvents(evB) + "\nGET: " + describeEvents(evG)})
+				Got: "POST A: " + describeEvents(evA) + "\nPOST B: " + describeEvents(evB) + "\nGET: " + describeEvents(evG) + "\nPOST note: " + describeEvents(evN)})
 		}
 	}
 }

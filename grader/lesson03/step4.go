@@ -14,7 +14,7 @@ import (
 
 // step4 holds the checks of step 4: resuming with Last-Event-ID.
 var step4 = check.Step{
-	Checks: []*check.Check{sse21, sse22, sse23, sse24, sse25, sse26, sse27, sse28, sse29},
+	Checks: []*check.Check{sse21, sse22, sse23, sse24, sse25, sse26, sse27, sse28, sse29, sse31},
 	Unchecked: []check.Claim{
 		{Claim: "a GET with two Last-Event-ID headers gets 400", Where: "step 4 (the reference)", How: "not checked yet; no client sends two"},
 	},
@@ -93,11 +93,11 @@ func checkReplayStaysOnItsStream(t *check.T) {
 	a.HangUp()
 	b := openPOST(t, h, session, spec.Rev, probe.CountdownCall(`"b"`, 3, 0, tb), "countdown B, while A's client is away")
 	b.End(wire.T2)
-	g := probe.OpenGET(t, h, session, spec.Rev, "", "GET with the session")
+	probe.OpenGET(t, h, session, spec.Rev, "", "GET with the session") // its priming event: one of the standalone stream's in the log
 	if courseServer(t) {
-		// Events of the standalone stream too, in the session's log.
+		// add_note's answer is a stream of its own, whose events (the
+		// note's log message, the result) are in the session's log too.
 		probe.CallTool(t, h, session, `4`, "add_note", map[string]any{"text": nonce("note")})
-		g.Await(wire.T1, "the note's log message on the GET stream", probe.IsLogFrom("notes"), nil)
 	}
 	r := openResume(t, h, session, id, "GET with Last-Event-ID: "+id+", from A")
 	expectRest(t, r, ta, `"a"`, seen[0], 6)
@@ -106,10 +106,12 @@ func checkReplayStaysOnItsStream(t *check.T) {
 var sse23 = &check.Check{
 	ID: "SSE-23", Step: 4, Severity: check.Must, Budget: 5 * time.Second,
 	Needs: check.Needs{Optional: []check.Feature{check.EventIDs, check.GETStream}},
-	Title: "an event id of another session resumes nothing: 400, and none of that session's events",
+	Title: "a Last-Event-ID is looked up in the request's own session only: another session's id replays none of its events, and where this session has no such event, 400",
 	Spec:  resumeRule("The server MUST NOT replay messages that would have been delivered on a different stream."),
 	Course: "Event ids are only meaningful within their session. A server that keeps one log for everyone, or looks ids up across sessions, " +
-		"hands one client's messages to another (a real advisory, GHSA-84j6-jc92-77jm). The course requires 400 with a JSON-RPC error.",
+		"hands one client's messages to another (a real advisory, GHSA-84j6-jc92-77jm). An id names a place in the streams of the session the request's MCP-Session-Id names: " +
+		"where that session has no such event, the course requires 400 with a JSON-RPC error. (With per-session ids the same id can name an event of both sessions; then it resumes " +
+		"the requesting session's own stream, which is no leak. The grader asks in a session that has not streamed.)",
 	Hint: check.Hint{
 		Report:   "Keep the event log per session, and look a Last-Event-ID up only in the log of the session the request's MCP-Session-Id names.",
 		Question: "Where do you look a Last-Event-ID up: in this session's streams, or everyone's?",
@@ -117,7 +119,8 @@ var sse23 = &check.Check{
 		Near:     "Keep a sessionStreams per session (h.sessions keyed by the session), and resolve the id only in h.streamsOf(sess, false). Unknown there: 400.",
 	},
 	Claims: []check.Claim{
-		{Claim: "an id of another session resumes nothing: 400, none of its events", Where: "step 4", How: "a good id first, so a server that refuses every resume does not pass"},
+		{Claim: "a Last-Event-ID is looked up in the request's own session only: another session's id replays none of its events; where this session has no such event, 400", Where: "step 4",
+			How: "a good id first, so a server that refuses every resume does not pass; then the same id in a fresh session that has not streamed"},
 	},
 	Checklist: []string{"C29"},
 	Run:       checkCrossSessionID,
@@ -522,7 +525,7 @@ func expectRest(t *check.T, s *wire.Stream, token, id string, seen float64, to i
 	var values []float64
 	answered := false
 	for !answered {
-		m, _ := s.Await(wire.T2, "the rest of the countdown and its response", func(*wire.Msg) bool { return true }, nil)
+		m, _ := s.Await(wire.T2, "further event of the countdown (its progress or its response)", func(*wire.Msg) bool { return true }, nil)
 		switch tok, v, ok := probe.ProgressOf(m); {
 		case ok && tok != `"`+token+`"`:
 			t.Fail(check.Failure{What: "the resumed stream carried another request's progress", Got: check.Quote(string(m.Raw)), Want: "progress with token " + token,
@@ -546,4 +549,46 @@ func expectRest(t *check.T, s *wire.Stream, token, id string, seen float64, to i
 	if events, ended := s.End(time.Second); !ended {
 		t.Fail(check.Failure{What: "the resumed POST stream was still open 1 s after its response", Got: describeEvents(events), Want: "the stream ends after the response"})
 	}
+}
+
+var sse31 = &check.Check{
+	ID: "SSE-31", Step: 4, Severity: check.Must, Budget: 8 * time.Second,
+	Needs: check.Needs{Course: probe.ClearNotes, Optional: []check.Feature{check.EventIDs, check.GETStream}},
+	Title: "a call's answer that became a stream when the call spoke is resumable like any other: a priming event, an id on its question, and after a cut, the result on a GET with Last-Event-ID",
+	Spec:  resumeMayRule,
+	Course: resumeCourse + " The stream a request's answer becomes when the request sends a message before its response (stage 02's reply) is one of them: " +
+		"at 2025-11-25 it opens with a priming event, its events carry ids and count toward the replay bound, and it resumes after a cut, with the client's answer to its question still reaching the tool.",
+	Hint: check.Hint{
+		Report: "Stage 02's reply opens its stream through h.streams.Open, which is stage 03's Open: the stream gets an id for every event and a priming event, like the stream of a request " +
+			"with a progress token. A reply that opens a stream of its own (sse.NewStream) bypasses that.",
+		Question: "Which Open does the reply call when a request's first message turns its answer into a stream?",
+		Pointer:  "streamable.Options.Streams is the seam: every SSE answer to a request, opened at once or when the request first speaks, comes from it.",
+		Near:     "In stage 02's reply.openLocked: rp.stream = rp.h.streams.Open(rp.w, rp.r, rp.sess), never a plain sse.NewStream.",
+	},
+	Claims: []check.Claim{
+		{Claim: "the stream a request's answer becomes when it speaks has a priming event and ids, and resumes with Last-Event-ID", Where: "concept, step 4",
+			How: "clear_notes's stream is cut after its question; the grader POSTs the answer, then resumes from the question's id and wants the result"},
+	},
+	Checklist: []string{"C16", "C26", "C28", "C29"},
+	Run:       checkSpokenStreamResumes,
+}
+
+func checkSpokenStreamResumes(t *check.T) {
+	h := wire.StartHTTP(t)
+	session := probe.InitializeEliciting(t, h, spec.Rev)
+	probe.CallTool(t, h, session, `2`, "add_note", map[string]any{"text": nonce("to be cleared")})
+	s := h.Open(wire.Req{Method: http.MethodPost, Header: wire.Headers(session, spec.Rev), Body: probe.ClearNotesCall(`3`), Within: time.Second,
+		Purpose: "clear_notes, which asks the client to confirm before it answers"})
+	probe.ExpectEventStream(t, s, "clear_notes", "")
+	first, err := s.NextWithin(time.Second)
+	if err != nil || !first.SetID || first.Data != "" || first.Retry == "" {
+		t.Fail(check.Failure{What: "at 2025-11-25, the stream clear_notes's answer became did not open with a priming event", Got: describeEvents([]wire.Event{first}),
+			Want: "a first event with an id, a retry field and empty data, before the question"})
+	}
+	q := probe.AwaitQuestion(t, s, time.Second)
+	id := resumeID(t, s, "clear_notes's stream")
+	s.HangUp()
+	probe.Answer(t, h, session, spec.Rev, q) // the tool goes on, and its result waits in the log
+	r := openResume(t, h, session, id, "GET with Last-Event-ID: "+id+", the id of clear_notes's question")
+	probe.ExpectCleared(t, r, `3`, 1)
 }

@@ -276,7 +276,7 @@ var sessionCounter int`},
 
 	// Step 5: progress and cancellation.
 	{
-		Name: "request-messages-to-the-outlet", Lesson: "02", Kills: []string{"HTTP-22", "HTTP-30", "HTTP-31", "HTTP-32"},
+		Name: "request-messages-to-the-outlet", Lesson: "02", Kills: []string{"HTTP-22", "HTTP-31", "HTTP-32"},
 		Mistake: "gives a request no Peer of its own, so its progress and its messages go to the session's outlet, which over HTTP at stage 02 is nowhere",
 		Edits: []Edit{{File: httpPost,
 			Old: `	resp := sess.Handle(ctx, msg, rp)`,
@@ -297,7 +297,7 @@ var sessionCounter int`},
 		}},
 	},
 	{
-		Name: "upgrade-writes-json-after-sse", Lesson: "02", Kills: []string{"HTTP-22", "HTTP-31", "HTTP-32"},
+		Name: "upgrade-writes-json-after-sse", Lesson: "02", Kills: []string{"HTTP-14", "HTTP-15", "HTTP-22", "HTTP-26", "HTTP-31", "HTTP-32"},
 		Mistake: "writes the response as a JSON body even when the answer has already become an SSE stream, so it is not an event the client can read",
 		Edits: []Edit{{File: httpPost,
 			Old: `		if resp != nil {
@@ -316,8 +316,8 @@ var sessionCounter int`},
 		Edits:   editBufferUntilResponse(),
 	},
 	{
-		Name: "stream-left-open", Lesson: "02", Kills: []string{"HTTP-22", "HTTP-23"},
-		Mistake: "keeps a request's SSE stream open after the response, in case there is more to say",
+		Name: "stream-left-open", Lesson: "02", Kills: []string{"HTTP-14", "HTTP-15", "HTTP-22", "HTTP-23", "HTTP-26", "HTTP-31", "HTTP-32"},
+		Mistake: "keeps a request's SSE stream open after the response, in case there is more to say, so a client that reads to the end (add_note's, in every session) waits for ever",
 		Edits: []Edit{{File: httpPost,
 			Old: `		if resp != nil {
 			stream.Send(ctx, resp)

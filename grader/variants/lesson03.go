@@ -210,6 +210,19 @@ var lesson03 = []*Variant{
 		}},
 	},
 	{
+		Name: "log-on-the-get-stream", Lesson: "03", Kills: []string{"SSE-17", "SSE-19", "SSE-31"},
+		Mistake: "gives a request its own stream only when it carries a progress token, so add_note's log message (and any question a tool asks) goes to the session's outlet, the GET stream, or nowhere when none is open",
+		Edits: []Edit{{File: "solutions/02-streamable-http/post.go",
+			Old: `	resp := sess.Handle(ctx, msg, rp)`,
+			New: `	var resp *jsonrpc.Message
+	if wantsProgress(msg) {
+		resp = sess.Handle(ctx, msg, rp)
+	} else {
+		resp = sess.Handle(ctx, msg, nil) // the session's outlet will carry what it says
+	}`,
+		}},
+	},
+	{
 		Name: "responses-copied-to-the-standalone-stream", Lesson: "03", Kills: []string{"SSE-18", "SSE-19"},
 		Mistake: "copies every response to the standalone stream too, so that a listening client surely sees it",
 		Edits:   editCopyToStandalone(`msg.Method == ""`),
@@ -229,6 +242,22 @@ var lesson03 = []*Variant{
 	},
 
 	// Step 4: resuming with Last-Event-ID.
+	{
+		Name: "upgrade-opens-a-plain-stream", Lesson: "03", Kills: []string{"SSE-31"},
+		Mistake: "has stage 02's reply open a plain stream of its own when a request first speaks, instead of going through Options.Streams, so that stream has no ids and cannot be resumed",
+		Edits: []Edit{
+			{File: "solutions/02-streamable-http/reply.go",
+				Old: "\t\"mcpcourse/internal/jsonrpc\"\n",
+				New: "\t\"mcpcourse/internal/jsonrpc\"\n\t\"mcpcourse/internal/sse\"\n"},
+			{File: "solutions/02-streamable-http/reply.go",
+				Old: `	rp.openLocked()
+	return rp.stream.Send(ctx, msg)`,
+				New: `	if rp.stream == nil {
+		rp.stream = sse.NewStream(rp.w) // a message of the request's own: a plain stream will do
+	}
+	return rp.stream.Send(ctx, msg)`},
+		},
+	},
 	{
 		Name: "replay-repeats-the-last-seen-event", Lesson: "03", Kills: []string{"SSE-21", "SSE-22", "SSE-24", "SSE-25", "SSE-28", "SSE-29"},
 		Mistake: "replays from the Last-Event-ID itself (>= instead of >), so the client gets its last event twice",
