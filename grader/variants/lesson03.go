@@ -135,7 +135,7 @@ var lesson03 = []*Variant{
 
 	// Step 2: event ids on every stream.
 	{
-		Name: "events-not-flushed", Lesson: "03", Kills: []string{"SSE-07", "SSE-11", "SSE-17", "SSE-19", "SSE-20", "SSE-22", "SSE-25", "SSE-28", "SSE-29"},
+		Name: "events-not-flushed", Lesson: "03", Kills: []string{"SSE-07", "SSE-11", "SSE-17", "SSE-20", "SSE-25", "SSE-28", "SSE-29", "SSE-31"},
 		Mistake: "writes each event but never flushes it, so net/http holds the events in its buffer until the response ends",
 		Edits: []Edit{{File: resumeWriter,
 			Old: `		ew.fail(err)
@@ -149,7 +149,7 @@ var lesson03 = []*Variant{
 		}},
 	},
 	{
-		Name: "no-priming", Lesson: "03", Kills: []string{"SSE-12"},
+		Name: "no-priming", Lesson: "03", Kills: []string{"SSE-12", "SSE-31"},
 		Mistake: "starts a POST stream with its first message, so a client cut off before it has no id to resume from",
 		Edits: []Edit{{File: resumeStream,
 			Old: `	if v, _ := sess.Version(); v.Priming {
@@ -167,7 +167,7 @@ var lesson03 = []*Variant{
 		}},
 	},
 	{
-		Name: "ids-without-the-stream", Lesson: "03", Kills: []string{"SSE-14", "SSE-21", "SSE-22", "SSE-23", "SSE-24", "SSE-25", "SSE-26", "SSE-27", "SSE-28", "SSE-29"},
+		Name: "ids-without-the-stream", Lesson: "03", Kills: []string{"SSE-14", "SSE-21", "SSE-22", "SSE-23", "SSE-24", "SSE-25", "SSE-26", "SSE-27", "SSE-28", "SSE-29", "SSE-31"},
 		Mistake: "numbers the events of each stream 1, 2, 3, … and leaves the stream out of the id, so ids repeat across streams",
 		Edits: []Edit{{File: resumeEventLog,
 			Old: `	return strconv.Itoa(e.stream) + "-" + strconv.FormatUint(e.n, 10)`,
@@ -202,7 +202,7 @@ var lesson03 = []*Variant{
 
 	// Step 3: the session's outlet.
 	{
-		Name: "no-outlet", Lesson: "03", Kills: []string{"SSE-17", "SSE-19", "SSE-20", "SSE-22", "SSE-25"},
+		Name: "no-outlet", Lesson: "03", Kills: []string{"SSE-17", "SSE-20", "SSE-25"},
 		Mistake: "opens the standalone stream but never attaches it as the session's outlet, so the server's own messages are dropped",
 		Edits: []Edit{{File: resumeGET,
 			Old: `		sess.Attach(s)`,
@@ -228,12 +228,12 @@ var lesson03 = []*Variant{
 		Edits:   editCopyToStandalone(`msg.Method == ""`),
 	},
 	{
-		Name: "progress-copied-to-the-standalone-stream", Lesson: "03", Kills: []string{"SSE-19"},
+		Name: "progress-copied-to-the-standalone-stream", Lesson: "03", Kills: []string{"SSE-17", "SSE-19"},
 		Mistake: "copies every notification of a request to the standalone stream too, so that a listening client surely sees it",
 		Edits:   editCopyToStandalone(`msg.Method != ""`),
 	},
 	{
-		Name: "ignores-tick", Lesson: "03", Kills: []string{"SSE-20", "SSE-25"},
+		Name: "ignores-tick", Lesson: "03", Kills: []string{"SSE-17", "SSE-20", "SSE-25"},
 		Mistake: "accepts -tick but never starts the ticker",
 		Edits: []Edit{{File: resumeGET,
 			Old: `		go tick(sess, h.opts.Tick)`,
@@ -259,7 +259,7 @@ var lesson03 = []*Variant{
 		},
 	},
 	{
-		Name: "replay-repeats-the-last-seen-event", Lesson: "03", Kills: []string{"SSE-21", "SSE-22", "SSE-24", "SSE-25", "SSE-28", "SSE-29"},
+		Name: "replay-repeats-the-last-seen-event", Lesson: "03", Kills: []string{"SSE-21", "SSE-22", "SSE-24", "SSE-25", "SSE-28", "SSE-29", "SSE-31"},
 		Mistake: "replays from the Last-Event-ID itself (>= instead of >), so the client gets its last event twice",
 		Edits: []Edit{{File: resumeEventLog,
 			Old: `e.n > n && e.data != nil`,
@@ -267,7 +267,7 @@ var lesson03 = []*Variant{
 		}},
 	},
 	{
-		Name: "replay-ignores-the-stream", Lesson: "03", Kills: []string{"SSE-21", "SSE-22", "SSE-29"},
+		Name: "replay-ignores-the-stream", Lesson: "03", Kills: []string{"SSE-21", "SSE-22", "SSE-29", "SSE-31"},
 		Mistake: "replays every event logged after the Last-Event-ID's number, whichever stream it was sent on",
 		Edits: []Edit{{File: resumeEventLog,
 			Old: `e.stream == stream && e.n > n`,
@@ -287,7 +287,7 @@ var lesson03 = []*Variant{
 		},
 	},
 	{
-		Name: "dropped-post-cancels-its-request", Lesson: "03", Kills: []string{"SSE-21", "SSE-22", "SSE-24", "SSE-27", "SSE-28"},
+		Name: "dropped-post-cancels-its-request", Lesson: "03", Kills: []string{"SSE-21", "SSE-22", "SSE-24", "SSE-27", "SSE-28", "SSE-31"},
 		Mistake: "runs each request under the POST's own context, so a client whose connection drops cancels its request",
 		Edits: []Edit{{File: httpHandler,
 			Old: `	return context.WithoutCancel(r.Context())`,

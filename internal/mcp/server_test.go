@@ -215,9 +215,9 @@ func TestClearNotesAsksOnItsRequestsPeer(t *testing.T) {
 		return string(resp.Result)
 	}
 	asked := make(chan *jsonrpc.Message, 2)
-	assert.Contains(t, call(3, confirmingPeer{s, false, asked}), "Kept 1 notes")
+	assert.Contains(t, call(3, confirmingPeer{s, false, asked}), "Kept 1 note")
 	assert.Equal(t, "elicitation/create", (<-asked).Method)
-	assert.Contains(t, call(4, confirmingPeer{s, true, asked}), "Deleted 1 notes.")
+	assert.Contains(t, call(4, confirmingPeer{s, true, asked}), "Deleted 1 note.")
 	<-asked
 	assert.Equal(t, "No notes yet.", callTool(t, s, 5, "list_notes", nil))
 

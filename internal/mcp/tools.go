@@ -181,9 +181,17 @@ func clearNotes(ctx context.Context, req *Request, _ json.RawMessage) (string, e
 		return "", fmt.Errorf("reading the user's answer: %v", err)
 	}
 	if answer.Action != "accept" || !answer.Content.Confirm {
-		return fmt.Sprintf("Kept %d notes: the user did not confirm (%s).", n, answer.Action), nil
+		return fmt.Sprintf("Kept %s: the user did not confirm (%s).", countNotes(n), answer.Action), nil
 	}
-	return fmt.Sprintf("Deleted %d notes.", req.Session.clearNotes()), nil
+	return fmt.Sprintf("Deleted %s.", countNotes(req.Session.clearNotes())), nil
+}
+
+// countNotes says how many notes: "1 note", "2 notes".
+func countNotes(n int) string {
+	if n == 1 {
+		return "1 note"
+	}
+	return fmt.Sprintf("%d notes", n)
 }
 
 // countdown is the countdown tool: Countdown, with a notifications/progress

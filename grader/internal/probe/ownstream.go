@@ -114,8 +114,12 @@ func ExpectCleared(t *check.T, s *wire.Stream, id string, notes int) {
 			t.Fail(check.Failure{What: "something other than the result came on clear_notes's stream after the answer", Got: check.Quote(e.Data), Want: "the response with id " + id})
 		}
 	})
-	if text := ToolText(t, m, "clear_notes"); text != fmt.Sprintf("Deleted %d notes.", notes) {
-		t.Fail(check.Failure{What: "clear_notes did not act on the client's answer", Got: check.Quote(text), Want: fmt.Sprintf("%q: the answer, POSTed back, reached the waiting tool", fmt.Sprintf("Deleted %d notes.", notes))})
+	want := fmt.Sprintf("Deleted %d notes.", notes)
+	if notes == 1 {
+		want = "Deleted 1 note."
+	}
+	if text := ToolText(t, m, "clear_notes"); text != want {
+		t.Fail(check.Failure{What: "clear_notes did not act on the client's answer", Got: check.Quote(text), Want: fmt.Sprintf("%q: the answer, POSTed back, reached the waiting tool", want)})
 	}
 	if _, ended := s.End(time.Second); !ended {
 		t.Fail(check.Failure{What: "clear_notes's stream was still open 1 s after its response", Want: "the stream ends after the response"})
