@@ -116,6 +116,7 @@ var sse19 = &check.Check{
 	Claims: []check.Claim{
 		{Claim: "each message travels on exactly one stream: a request's progress and log messages on its POST, never on the GET", Where: "concept, step 3", How: "all streams of a session read at once"},
 	},
+	Early:     1,
 	Checklist: []string{"C25"},
 	Split:     &check.Split{Rule: "one message, one stream", Parts: "the same message on two streams breaks the spec; a message on the other stream than the course wants only the course (the spec: SHOULD)"},
 	Run:       checkEachMessageOnce,

@@ -36,15 +36,19 @@ func startEventStream(w http.ResponseWriter) *eventWriter {
 	ew.flush()
 	return ew
 	// @starter
-	// | // TODO(step 1): set Content-Type: text/event-stream and
-	// | // Cache-Control: no-cache, write the status 200, and flush: until then
-	// | // net/http holds the headers back, and the client sees nothing.
+	// | // TODO(step 1): set Content-Type: text/event-stream,
+	// | // Cache-Control: no-cache and X-Accel-Buffering: no (which asks a
+	// | // proxy such as nginx not to hold events back), write the status 200,
+	// | // and flush: until then net/http holds the headers back, and the
+	// | // client sees nothing.
 	// | return &eventWriter{w: w, rc: http.NewResponseController(w), broken: make(chan struct{})}
 	// @end
 }
 
 // event writes one event: its id, a retry field when retry is positive, and
-// the message as its data. A priming event has an id and empty data.
+// the message as its data. A priming event has an id and an empty data
+// field: a client takes its id as the last event id, and the message event
+// it dispatches has empty data, which an MCP client skips.
 //
 //	id: 2-7
 //	event: message
@@ -103,7 +107,7 @@ func appendEvent(b []byte, e event, retry time.Duration) []byte {
 		b = append(b, '\n')
 	}
 	if e.data == nil {
-		return append(b, "data:\n\n"...) // a priming event: nothing to dispatch
+		return append(b, "data:\n\n"...) // a priming event: empty data, no message
 	}
 	b = append(b, "event: message\ndata: "...)
 	b = append(b, e.data...)
