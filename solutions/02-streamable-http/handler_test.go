@@ -181,7 +181,9 @@ func TestARequestThatSpeaksIsAnsweredAsAStream(t *testing.T) {
 			return mcp.Text("done"), nil
 		}})
 	server.AddTool(&mcp.Tool{Name: "quiet", InputSchema: json.RawMessage(`{"type":"object"}`),
-		Run: func(context.Context, *mcp.Request, json.RawMessage) (*mcp.ToolResult, error) { return mcp.Text("done"), nil }})
+		Run: func(context.Context, *mcp.Request, json.RawMessage) (*mcp.ToolResult, error) {
+			return mcp.Text("done"), nil
+		}})
 	h := NewHandler(server, Options{Logger: log.New(io.Discard, "", 0)})
 	t.Cleanup(h.Close)
 	id := post(h, "", initBody).Header().Get(SessionIDHeader)
