@@ -26,14 +26,18 @@ const writeTimeout = 10 * time.Second
 // flushes the headers at once, so that the client sees the stream open
 // before its first event.
 func startEventStream(w http.ResponseWriter) *eventWriter {
-	// TODO(step 1): set Content-Type: text/event-stream and
-	// Cache-Control: no-cache, write the status 200, and flush: until then
-	// net/http holds the headers back, and the client sees nothing.
+	// TODO(step 1): set Content-Type: text/event-stream,
+	// Cache-Control: no-cache and X-Accel-Buffering: no (which asks a
+	// proxy such as nginx not to hold events back), write the status 200,
+	// and flush: until then net/http holds the headers back, and the
+	// client sees nothing.
 	return &eventWriter{w: w, rc: http.NewResponseController(w), broken: make(chan struct{})}
 }
 
 // event writes one event: its id, a retry field when retry is positive, and
-// the message as its data. A priming event has an id and empty data.
+// the message as its data. A priming event has an id and an empty data
+// field: a client takes its id as the last event id, and the message event
+// it dispatches has empty data, which an MCP client skips.
 //
 //	id: 2-7
 //	event: message

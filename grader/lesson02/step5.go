@@ -102,7 +102,7 @@ func checkHTTPProgress(t *check.T) {
 var http31 = &check.Check{
 	ID: "HTTP-31", Step: 5, Severity: check.Must, Budget: 6 * time.Second,
 	Needs: check.Needs{Course: probe.NotesLog},
-	Title: "a request that sends a message before its response is answered as an SSE stream: the message, then the response, then the end; a quick request is still plain JSON",
+	Title: "a request that sends a message before its response gets an SSE stream: the message, the response, the end; a quick request stays JSON",
 	Spec:  spec.Sending("The server MAY send JSON-RPC requests and notifications before sending the JSON-RPC response. These messages SHOULD relate to the originating client request."),
 	Course: "The spec lets a server answer a request with JSON or with an SSE stream, and says the messages before the response SHOULD relate to that request; the course requires " +
 		"both halves of its lazy answer: a request that says nothing before its response gets plain JSON, and one that speaks (add_note logs its note) gets an SSE stream " +
@@ -151,7 +151,7 @@ func checkLazyUpgrade(t *check.T) {
 var http32 = &check.Check{
 	ID: "HTTP-32", Step: 5, Severity: check.Must, Budget: 8 * time.Second,
 	Needs: check.Needs{Course: probe.ClearNotes},
-	Title: "a tool's request to the client (elicitation/create) travels on the call's stream at once; the client's answer, POSTed back, gets 202 and reaches the tool, whose result ends the stream",
+	Title: "a tool's question to the client (elicitation/create) travels at once on its call's stream; the answer, POSTed back, reaches the tool",
 	Spec:  spec.Sending("The server MAY send JSON-RPC requests and notifications before sending the JSON-RPC response. These messages SHOULD relate to the originating client request."),
 	Course: "The course requires a request of the server's own to travel on the stream of the call that makes it, flushed at once: clear_notes cannot answer before the client " +
 		"confirms, so a message held back until the response would wait for ever. The answer is a JSON-RPC response in a POST of its own, which MUST get 202, and must reach the waiting tool.",

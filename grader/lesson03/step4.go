@@ -554,7 +554,7 @@ func expectRest(t *check.T, s *wire.Stream, token, id string, seen float64, to i
 var sse31 = &check.Check{
 	ID: "SSE-31", Step: 4, Severity: check.Must, Budget: 8 * time.Second,
 	Needs: check.Needs{Course: probe.ClearNotes, Optional: []check.Feature{check.EventIDs, check.GETStream}},
-	Title: "a call's answer that became a stream when the call spoke is resumable like any other: a priming event, an id on its question, and after a cut, the result on a GET with Last-Event-ID",
+	Title: "a call's answer that became a stream when the call spoke resumes like any other: a priming event, ids, and its result after a cut",
 	Spec:  resumeMayRule,
 	Course: resumeCourse + " The stream a request's answer becomes when the request sends a message before its response (stage 02's reply) is one of them: " +
 		"at 2025-11-25 it opens with a priming event, its events carry ids and count toward the replay bound, and it resumes after a cut, with the client's answer to its question still reaching the tool.",
