@@ -26,7 +26,7 @@ var lesson02 = []*Variant{
 		}},
 	},
 	{
-		Name: "notification-gets-200", Lesson: "02", Kills: []string{"HTTP-03", "HTTP-23", "HTTP-24"},
+		Name: "notification-gets-200", Lesson: "02", Kills: []string{"HTTP-03", "HTTP-23", "HTTP-24", "HTTP-32"},
 		Mistake: "answers a notification with 200 OK instead of 202 Accepted",
 		Edits: []Edit{{File: httpPost,
 			Old: `		sess.Handle(h.requestContext(r), msg, nil)
@@ -184,7 +184,7 @@ var sessionCounter int`},
 		},
 	},
 	{
-		Name: "one-lock-for-everything", Lesson: "02", Kills: []string{"HTTP-13", "HTTP-15", "HTTP-23", "HTTP-29"},
+		Name: "one-lock-for-everything", Lesson: "02", Kills: []string{"HTTP-13", "HTTP-15", "HTTP-23", "HTTP-29", "HTTP-32"},
 		Mistake: "holds one mutex for the whole of every request, to be safe, so a slow request stops everyone",
 		Edits: []Edit{
 			{File: httpHandler,
@@ -449,7 +449,7 @@ var sessionCounter int`},
 		}},
 	},
 	{
-		Name: "response-gets-an-answer", Lesson: "02", Kills: []string{"HTTP-03"},
+		Name: "response-gets-an-answer", Lesson: "02", Kills: []string{"HTTP-03", "HTTP-32"},
 		Mistake: "treats only notifications as needing no answer, so the client's response to a server request is answered like a request",
 		Edits: []Edit{{File: httpPost,
 			Old: `	if !msg.IsRequest() {
@@ -641,7 +641,7 @@ var (
 		}},
 	},
 	{
-		Name: "sse-never-flushes", Lesson: "02", Kills: []string{"HTTP-22"},
+		Name: "sse-never-flushes", Lesson: "02", Kills: []string{"HTTP-22", "HTTP-32"},
 		Mistake: "writes each SSE event without flushing it, so every progress event arrives at once, with the response",
 		Edits: []Edit{{File: "internal/sse/sse.go",
 			Old: `	s.err = s.rc.Flush()
