@@ -79,10 +79,11 @@ func (h *Handler) serveGET(w http.ResponseWriter, r *http.Request) {
 }
 
 // listen opens the session's standalone stream. The first one becomes the
-// session's outlet: from then on, messages the server starts on its own (log
-// messages, its requests) go there, and wait in the log while the client is
-// away. Before it, they are dropped: nothing is kept for a client that never
-// listened.
+// session's outlet: from then on, the messages that belong to no request
+// (the ticker's log messages) go there, and wait in the log while the
+// client is away. Before it, they are dropped: nothing is kept for a client
+// that never listened. A request's own messages never come here: they
+// travel on the request's own stream (stage 02's reply).
 func (h *Handler) listen(w http.ResponseWriter, r *http.Request, sess *streamable.Session) {
 	// @step 1: stream 0, one connection at a time
 	s, made := h.streamsOf(sess, true).standaloneStream()
