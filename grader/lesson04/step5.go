@@ -195,7 +195,7 @@ var origin20 = &check.Check{
 	Needs:  check.Needs{Course: webSocket},
 	Title:  "the socket runs stage 01's loop: requests run concurrently, progress and log messages arrive as frames",
 	Spec:   customRule,
-	Course: "The WebSocket reuses stage 01's message loop through a seam (frames in, lines out), not a copy: a ping must not wait for a slow tool, and add_note's log message must reach the client, because stdio attaches its connection as the session's outlet.",
+	Course: "The WebSocket reuses stage 01's message loop through a seam (frames in, lines out), not a copy: a ping must not wait for a slow tool, and add_note's log message must reach the client, because stage 01's loop gives each request its connection as its peer.",
 	Hint: check.Hint{
 		Report:   "Call stdio.Serve(ctx, in, out, server) with an io.Reader that yields one line per frame and an io.Writer that sends one frame per line.",
 		Question: "Who runs requests concurrently and attaches the outlet in stage 01, and are you reusing it?",
@@ -228,7 +228,7 @@ func checkWebSocketLoop(t *check.T) {
 	})
 	ws.Await(wire.T2, "the countdown's response (id 20)", func(m *wire.Msg) bool { return m.IsResponseTo(`20`) })
 	ws.Call(`22`, "tools/call", wire.ToolCall("add_note", map[string]any{"text": "from a socket"}, nil))
-	ws.Await(wire.T1, `notifications/message from logger "notes" (add_note logs each note through the session's outlet)`, probe.IsLogFrom("notes"))
+	ws.Await(wire.T1, `notifications/message from logger "notes" (add_note logs each note as part of its call)`, probe.IsLogFrom("notes"))
 }
 
 var origin21 = &check.Check{

@@ -224,7 +224,7 @@ var lesson04 = []*Variant{
 	},
 	{
 		Name: "ws-serves-frames-itself", Lesson: "04", Kills: []string{"ORIGIN-20", "ORIGIN-21", "ORIGIN-22"},
-		Mistake: "answers each frame itself, one at a time, instead of running stage 01's loop: a slow tool holds up every other request, and log messages are lost, since no outlet is attached",
+		Mistake: "answers each frame itself, one at a time, instead of running stage 01's loop: a slow tool holds up every other request",
 		Edits: []Edit{
 			{File: originSocket,
 				Old: "\tstdio.Serve(ctx, in, &frameWriter{ws: ws}, h.server)\n",
