@@ -1,8 +1,6 @@
 package stdio
 
-import (
-	"mcpcourse/internal/jsonrpc"
-)
+import "mcpcourse/internal/jsonrpc"
 
 // Decode parses and validates one JSON-RPC message: a single JSON object, such
 // as one line read from stdin or one HTTP request body.

@@ -39,6 +39,9 @@ const MaxInFlight = 256
 //   - ctx.Err() when ctx is cancelled, after cancelling the requests in flight;
 //   - the write error when out fails, for example when the client has closed
 //     its end of the pipe.
+//
+// Serve does not wait for a read of in that is still blocked when it returns;
+// closing in releases it.
 func Serve(ctx context.Context, in io.Reader, out io.Writer, srv *mcp.Server) error {
 	// TODO(step 1): read in line by line. For each line, Decode it; write
 	// the reject, or hand the message to the session (c.session.Handle) and
@@ -56,6 +59,7 @@ func Serve(ctx context.Context, in io.Reader, out io.Writer, srv *mcp.Server) er
 	// return when ctx is cancelled, or when writing to out fails.
 	c := &conn{session: srv.NewSession(), out: out}
 	c.session.Attach(c) // what the server says on its own (log messages) goes to stdout too
+
 	_ = c
 	return errors.New("stdio.Serve is not written yet: start at step 1 of lessons/01-stdio.md")
 }

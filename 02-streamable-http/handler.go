@@ -119,6 +119,15 @@ func (h *Handler) Close() {
 	}
 }
 
+// CloseStreams is the first step of a graceful shutdown (serve.Run calls it
+// before http.Server.Shutdown): it ends the streams that never end by
+// themselves. This stage has none: each of its streams answers one POST and
+// ends with that request, so Shutdown's grace period is all it needs, and
+// Close cancels what is still running after it. A later stage that adds a
+// stream of its own (stage 03's GET stream) ends it in its CloseStreams,
+// which calls this one too.
+func (h *Handler) CloseStreams() {}
+
 // ServeHTTP dispatches on the method. The spec names POST and GET for the MCP
 // endpoint, and DELETE for ending a session; everything else is 405.
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {

@@ -11,6 +11,7 @@ import (
 // and text/event-stream, as every POST must (basic/transports, "Sending
 // Messages to the Server": the client MUST list both). The server decides per
 // response which of the two to send, so it needs the client to take either.
+// Wildcards count, and a q=0 parameter takes a type away.
 func acceptsBoth(header []string) bool {
 	return Accepts(header, "application/json") && Accepts(header, "text/event-stream")
 }
@@ -29,6 +30,9 @@ func Accepts(header []string, mediaType string) bool {
 // isJSON reports whether a Content-Type is application/json, with or
 // without parameters such as charset.
 func isJSON(contentType string) bool {
+	if contentType == "application/json" {
+		return true // the common case, without parsing
+	}
 	mt, _, err := mime.ParseMediaType(contentType)
 	return err == nil && mt == "application/json"
 }

@@ -89,10 +89,12 @@ func positive[T int | time.Duration](v, def T) T {
 }
 
 // CloseStreams ends every GET stream and refuses new ones, for a graceful
-// shutdown: a GET stream never ends by itself, so a server waiting for its
-// requests to finish would wait for ever. POST streams end with their
-// requests.
+// shutdown (serve.Run calls it before http.Server.Shutdown): a GET stream
+// never ends by itself, so a server waiting for its requests to finish
+// would wait for ever. POST streams end with their requests, as in stage
+// 02, whose CloseStreams it calls too.
 func (h *Handler) CloseStreams() {
+	h.Handler.CloseStreams()
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	select {

@@ -87,8 +87,8 @@ func NewHandler(server *mcp.Server, opts Options) (*Handler, error) {
 		// TODO(step 5): CheckOrigin: h.originAllowed. Left nil, gorilla
 		// compares the Origin's host with Host, which refuses every
 		// allowed page served from another host.
-		Subprotocols:     []string{subprotocol}, // chosen when the client offers it
 		HandshakeTimeout: handshakeTimeout,
+		Subprotocols:     []string{subprotocol}, // chosen when the client offers it
 		Error: func(w http.ResponseWriter, r *http.Request, status int, reason error) {
 			if status == http.StatusForbidden {
 				forbidden(w, "Origin %q may not open a WebSocket to this server", r.Header.Get("Origin"))
@@ -139,9 +139,9 @@ func forbidden(w http.ResponseWriter, format string, args ...any) {
 }
 
 // CloseStreams ends the GET streams and the WebSockets, and refuses new
-// ones, for a graceful shutdown (http.Server.RegisterOnShutdown): neither
-// ever ends by itself, and Shutdown does not wait for a WebSocket, whose
-// connection it no longer owns.
+// ones, for a graceful shutdown (serve.Run calls it before
+// http.Server.Shutdown): neither ever ends by itself, and Shutdown does not
+// wait for a WebSocket, whose connection it no longer owns.
 func (h *Handler) CloseStreams() {
 	h.mcp.CloseStreams()
 	h.sockets.closeAll()

@@ -12,6 +12,10 @@ import (
 // So a request that arrived on a loopback address must name this machine
 // without DNS: localhost, or a loopback IP address (an address literal
 // cannot be re-pointed), with any port.
+//
+// The local address is judged per request (http.LocalAddrContextKey), as
+// the official Go SDK does, so a server listening on every interface still
+// guards the requests that come in on loopback.
 func hostAllowed(r *http.Request) bool {
 	// TODO(step 3): true when r did not arrive on loopback, or when its
 	// Host is a loopback name (the two functions below).

@@ -41,7 +41,10 @@ const subprotocol = "mcp"
 // visits (cross-site WebSocket hijacking).
 //
 // Each connection is a session of its own, served by stage 01's message
-// loop: one JSON-RPC message per text frame, each way.
+// loop: one JSON-RPC message per text frame, each way, under the
+// subprotocol "mcp" when the client asks for it. That is all there is to
+// set up: the spec asks a custom transport to document how connections are
+// made and messages exchanged (basic/transports, "Custom Transports").
 func (h *Handler) WebSocket() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		// TODO(step 5), in this order:

@@ -1,11 +1,9 @@
 package interop
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -15,10 +13,9 @@ import (
 	"sync"
 	"testing"
 	"time"
-)
 
-// courseModule is the module path of the repository whose servers we test.
-const courseModule = "mcpcourse"
+	"mcpcourse/tools/courseroot"
+)
 
 // buildTimeout bounds one go build. The first build of a fresh checkout
 // compiles the standard library packages it needs, so it gets some room.
@@ -92,7 +89,7 @@ func buildServer(t testing.TB, pkg string) string {
 	t.Helper()
 	name := strings.ReplaceAll(strings.TrimPrefix(filepath.ToSlash(filepath.Clean(pkg)), "./"), "/", "-")
 	return buildOnce(t, name, func(out string) error {
-		root, err := repoRoot()
+		root, err := courseroot.Find()
 		if err != nil {
 			return err
 		}
@@ -135,42 +132,6 @@ func writeOverlay(path string, content []byte) (string, error) {
 	}
 	overlay := filepath.Join(dir, "overlay.json")
 	return overlay, os.WriteFile(overlay, spec, 0o644)
-}
-
-// repoRoot finds the course repository: the nearest directory, from the
-// test's working directory (the interop directory) upwards, whose go.mod
-// declares the course module.
-func repoRoot() (string, error) {
-	dir, err := os.Getwd()
-	if err != nil {
-		return "", err
-	}
-	for {
-		if modulePath(filepath.Join(dir, "go.mod")) == courseModule {
-			return dir, nil
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return "", errors.New("no go.mod for module " + courseModule + " above the working directory")
-		}
-		dir = parent
-	}
-}
-
-// modulePath returns the module path declared by a go.mod file, or "" if the
-// file cannot be read or declares none.
-func modulePath(gomod string) string {
-	data, err := os.ReadFile(gomod)
-	if err != nil {
-		return ""
-	}
-	sc := bufio.NewScanner(bytes.NewReader(data))
-	for sc.Scan() {
-		if f := strings.Fields(sc.Text()); len(f) >= 2 && f[0] == "module" {
-			return strings.Trim(f[1], `"`)
-		}
-	}
-	return ""
 }
 
 // syncBuffer is a bytes.Buffer safe for concurrent use. A process's output is

@@ -16,6 +16,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"mcpcourse/tools/courseroot"
 )
 
 // The official MCP conformance suite (npm @modelcontextprotocol/conformance)
@@ -64,11 +66,12 @@ const (
 // (stateful), and requires every check to pass.
 func TestConformanceNotesServer(t *testing.T) {
 	eachStage(t, httpStages, func(t *testing.T, s stage) {
+		suite := findConformance(t) // before the server starts
 		endpoint := startStage(t, s, false)
 		for _, scenario := range notesScenarios {
 			t.Run(scenario, func(t *testing.T) {
 				out := t.TempDir()
-				output, err := runConformance(t, scenarioTimeout, "server", "--url", endpoint,
+				output, err := suite.run(t, scenarioTimeout, "server", "--url", endpoint,
 					"--scenario", scenario, "--spec-version", specVersion, "--output-dir", out)
 				checks := readChecks(t, out)
 				require.NotEmpty(t, checks, "the scenario produced no checks:\n%s", output)
@@ -95,6 +98,7 @@ func TestConformanceSuite(t *testing.T) {
 }
 
 func testConformanceSuite(t *testing.T, s stage) {
+	suite := findConformance(t) // before the server starts
 	stageDir := s.dir
 	baseline, err := filepath.Abs(filepath.Join("conformance", "expected-failures-"+stageDir+".yml"))
 	require.NoError(t, err)
@@ -102,7 +106,7 @@ func testConformanceSuite(t *testing.T, s stage) {
 
 	endpoint := startHTTPServer(t, buildEverything(t, stageDir), false)
 	out := t.TempDir()
-	output, runErr := runConformance(t, suiteTimeout, "server", "--url", endpoint,
+	output, runErr := suite.run(t, suiteTimeout, "server", "--url", endpoint,
 		"--suite", "all", "--spec-version", specVersion, "--expected-failures", baseline, "--output-dir", out)
 
 	// The suite's verdict against the baseline is its exit status: 1 on a
@@ -138,12 +142,20 @@ func testConformanceSuite(t *testing.T, s stage) {
 // and WARNING too (see the comment at the top of this file).
 func failed(status string) bool { return status == "FAILURE" || status == "WARNING" }
 
-// runConformance runs the suite's CLI on the Node.js 22 installed beside it.
-func runConformance(t *testing.T, timeout time.Duration, args ...string) (string, error) {
+// conformanceSuite is the suite's CLI and the Node.js 22 installed beside
+// it. A test finds it first of all, before it starts a server, so that a
+// test that cannot run skips with nothing to stop.
+type conformanceSuite struct{ node, cli string }
+
+func findConformance(t *testing.T) conformanceSuite {
 	t.Helper()
-	node := node22(t)
-	cli := npmFile(t, "conformance", conformanceCLI)
-	cmd := exec.Command(node, append([]string{cli}, args...)...)
+	return conformanceSuite{node: node22(t), cli: npmFile(t, "conformance", conformanceCLI)}
+}
+
+// run runs the suite's CLI with args.
+func (s conformanceSuite) run(t *testing.T, timeout time.Duration, args ...string) (string, error) {
+	t.Helper()
+	cmd := exec.Command(s.node, append([]string{s.cli}, args...)...)
 	cmd.Env = append(os.Environ(), "NO_COLOR=1")
 	var output bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &output, &output
@@ -234,7 +246,7 @@ func everythingStage() (string, error) {
 func TestEverythingServesNewestStage(t *testing.T) {
 	got, err := everythingStage()
 	require.NoError(t, err)
-	root, err := repoRoot()
+	root, err := courseroot.Find()
 	require.NoError(t, err)
 	newest := ""
 	for _, s := range stages {

@@ -9,6 +9,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"mcpcourse/tools/procgroup"
 )
 
 // testTimeout bounds a whole interop test. Every SDK call takes a context
@@ -54,10 +56,10 @@ func testGoSDKClientStdio(t *testing.T, s stage) {
 	)
 
 	cmd := exec.Command(bin)
-	inOwnGroup(cmd)
+	procgroup.Isolate(cmd)
 	t.Cleanup(func() {
 		if cmd.Process != nil {
-			checkNoLeftovers(t, "the stdio server", cmd.Process.Pid)
+			checkNoLeftovers(t, "the stdio server", cmd)
 		}
 	})
 	stderr := &syncBuffer{}

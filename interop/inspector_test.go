@@ -37,13 +37,14 @@ func TestInspectorCLI(t *testing.T) {
 	eachStage(t, allStages, func(t *testing.T, s stage) {
 		for _, in := range inspectors {
 			t.Run(in.name, func(t *testing.T) {
+				cli := findInspector(t, in) // before any server starts
 				if !s.http {
-					checkInspector(t, in, buildServer(t, s.pkg()))
+					checkInspector(t, cli, buildServer(t, s.pkg()))
 					return
 				}
 				for _, m := range modes {
 					t.Run(m.name, func(t *testing.T) {
-						checkInspector(t, in, startStage(t, s, m.stateless), "--transport", "http")
+						checkInspector(t, cli, startStage(t, s, m.stateless), "--transport", "http")
 					})
 				}
 			})
@@ -53,14 +54,14 @@ func TestInspectorCLI(t *testing.T) {
 
 // checkInspector lists the tools of the server at target (a command or a
 // URL) and calls echo.
-func checkInspector(t *testing.T, in inspector, target string, transport ...string) {
+func checkInspector(t *testing.T, cli inspectorCLI, target string, transport ...string) {
 	t.Helper()
 	var list struct {
 		Tools []struct {
 			Name string `json:"name"`
 		} `json:"tools"`
 	}
-	runInspector(t, in, &list, append(append([]string{target}, transport...), "--method", "tools/list")...)
+	cli.run(t, &list, append(append([]string{target}, transport...), "--method", "tools/list")...)
 	var names []string
 	for _, tool := range list.Tools {
 		names = append(names, tool.Name)
@@ -74,7 +75,7 @@ func checkInspector(t *testing.T, in inspector, target string, transport ...stri
 		} `json:"content"`
 		IsError bool `json:"isError"`
 	}
-	runInspector(t, in, &call, append(append([]string{target}, transport...),
+	cli.run(t, &call, append(append([]string{target}, transport...),
 		"--method", "tools/call", "--tool-name", "echo", "--tool-arg", "text="+echoText)...)
 	assert.False(t, call.IsError, "echo reported an error")
 	require.Len(t, call.Content, 1, "echo's content")
@@ -82,12 +83,25 @@ func checkInspector(t *testing.T, in inspector, target string, transport ...stri
 	assert.Equal(t, echoText, call.Content[0].Text, "echo")
 }
 
-// runInspector runs the Inspector's CLI with args on the Node.js 22 from
-// interop/conformance, and decodes the JSON it prints into out.
-func runInspector(t *testing.T, in inspector, out any, args ...string) {
+// inspectorCLI is an Inspector's launcher and the Node.js 22 from
+// interop/conformance that it runs on. A test finds it first of all, before
+// it starts a server, so that a test that cannot run skips with nothing to
+// stop.
+type inspectorCLI struct {
+	inspector
+	node, entry string
+}
+
+func findInspector(t *testing.T, in inspector) inspectorCLI {
 	t.Helper()
-	node := node22(t)
-	entry := npmFile(t, in.folder, in.entry)
+	return inspectorCLI{inspector: in, node: node22(t), entry: npmFile(t, in.folder, in.entry)}
+}
+
+// run runs the Inspector's CLI with args, and decodes the JSON it prints
+// into out.
+func (c inspectorCLI) run(t *testing.T, out any, args ...string) {
+	t.Helper()
+	node, entry, in := c.node, c.entry, c.inspector
 	cmd := exec.Command(node, append([]string{entry, "--cli"}, args...)...)
 	// The 1.x launcher starts its CLI as "node" from the PATH, so the PATH
 	// must lead to Node.js 22 too. 2.x keeps a catalog under the home

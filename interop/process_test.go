@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"mcpcourse/tools/procgroup"
 )
 
 // leftoverGrace is how long the processes a command started may take to end
@@ -19,13 +21,12 @@ const leftoverGrace = 3 * time.Second
 // leftoverGrace is a leak: the test fails, naming it, and it is killed.
 func runBounded(t *testing.T, cmd *exec.Cmd, timeout time.Duration) error {
 	t.Helper()
-	inOwnGroup(cmd)
+	procgroup.Isolate(cmd)
 	// A grandchild that keeps the output pipes open must not hold Wait.
 	cmd.WaitDelay = 2 * time.Second
 	if err := cmd.Start(); err != nil {
 		return err
 	}
-	pgid := cmd.Process.Pid
 	done := make(chan error, 1)
 	go func() { done <- cmd.Wait() }()
 
@@ -33,28 +34,27 @@ func runBounded(t *testing.T, cmd *exec.Cmd, timeout time.Duration) error {
 	select {
 	case err = <-done:
 	case <-time.After(timeout):
-		killGroup(pgid)
-		cmd.Process.Kill()
+		procgroup.Kill(cmd)
 		<-done
 		err = fmt.Errorf("%s did not finish within %v, so its process group was killed", commandName(cmd), timeout)
 	}
-	checkNoLeftovers(t, commandName(cmd), pgid)
+	checkNoLeftovers(t, commandName(cmd), cmd)
 	return err
 }
 
-// checkNoLeftovers fails the test if processes of group pgid are still
+// checkNoLeftovers fails the test if processes of cmd's group are still
 // running after leftoverGrace, and kills them.
-func checkNoLeftovers(t *testing.T, name string, pgid int) {
+func checkNoLeftovers(t *testing.T, name string, cmd *exec.Cmd) {
 	t.Helper()
 	deadline := time.Now().Add(leftoverGrace)
 	for {
-		members := groupMembers(pgid)
+		members := procgroup.Running(cmd)
 		if len(members) == 0 {
 			return
 		}
 		if time.Now().After(deadline) {
 			t.Errorf("%s left processes running %v after it exited: %s", name, leftoverGrace, strings.Join(members, ", "))
-			killGroup(pgid)
+			procgroup.Kill(cmd)
 			return
 		}
 		time.Sleep(50 * time.Millisecond)

@@ -11,6 +11,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"mcpcourse/tools/procgroup"
 )
 
 const (
@@ -46,7 +48,7 @@ func startHTTPServer(t *testing.T, bin string, stateless bool, extraArgs ...stri
 		mode = "stateless"
 	}
 	cmd := exec.Command(bin, args...)
-	inOwnGroup(cmd)
+	procgroup.Isolate(cmd)
 	pipe, err := cmd.StderrPipe()
 	require.NoError(t, err)
 	stderr := &syncBuffer{}
@@ -139,8 +141,7 @@ func (p *serverProcess) stop(t *testing.T) {
 		assert.Contains(t, p.stderr.String(), ": stopped", "the server should log its clean stop")
 	case <-time.After(stopTimeout):
 		t.Errorf("the server did not exit within %v of SIGTERM; killing it", stopTimeout)
-		killGroup(p.cmd.Process.Pid)
-		p.cmd.Process.Kill()
+		procgroup.Kill(p.cmd)
 		<-p.exited
 	}
 }

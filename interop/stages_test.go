@@ -5,6 +5,8 @@ import (
 	"path"
 	"path/filepath"
 	"testing"
+
+	"mcpcourse/tools/courseroot"
 )
 
 // stage is one stage of the course, as the interop tests drive it. Every
@@ -57,7 +59,7 @@ func (s stage) pkg() string { return "./" + path.Join(target(), s.dir, "cmd", "s
 // entry may be listed before its folder lands.
 func (s stage) require(t *testing.T) {
 	t.Helper()
-	root, err := repoRoot()
+	root, err := courseroot.Find()
 	if err != nil {
 		t.Fatal(err)
 	}

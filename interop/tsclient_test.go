@@ -125,19 +125,37 @@ func (r *tsReport) step(t *testing.T, name string) json.RawMessage {
 	return nil
 }
 
-// runTSClient runs the script with cfg on the machine's Node.js and
-// returns its report. A run that fails on its own account (an error of the
-// SDK's, a timeout) still has a report, and the failed step says why.
-func runTSClient(t *testing.T, cfg tsConfig) *tsReport {
+// tsClient is the client's script and the Node.js it runs on. A test finds
+// it first of all, before it starts a server, so that a test that cannot
+// run skips with nothing to stop.
+type tsClient struct{ node, script string }
+
+// findTSClient finds the client, to run on the machine's Node.js.
+func findTSClient(t *testing.T) tsClient {
 	t.Helper()
-	return runTSClientOn(t, machineNode(t), cfg)
+	return findTSClientOn(t, machineNode(t))
 }
 
-// runTSClientOn is runTSClient on the given Node.js.
-func runTSClientOn(t *testing.T, node string, cfg tsConfig) *tsReport {
+// findTSClientOn22 finds the client, to run on the Node.js 22 installed in
+// interop/conformance.
+func findTSClientOn22(t *testing.T) tsClient {
+	t.Helper()
+	return findTSClientOn(t, node22(t))
+}
+
+func findTSClientOn(t *testing.T, node string) tsClient {
 	t.Helper()
 	script := npmFile(t, "tsclient", "drive.mjs")
 	npmFile(t, "tsclient", "node_modules/@modelcontextprotocol/sdk/package.json")
+	return tsClient{node: node, script: script}
+}
+
+// run runs the script with cfg and returns its report. A run that fails on
+// its own account (an error of the SDK's, a timeout) still has a report,
+// and the failed step says why.
+func (c tsClient) run(t *testing.T, cfg tsConfig) *tsReport {
+	t.Helper()
+	node, script := c.node, c.script
 	cfg.DeadlineMS = int(tsScriptDeadline.Milliseconds())
 	arg, err := json.Marshal(cfg)
 	require.NoError(t, err)
@@ -180,8 +198,9 @@ func TestTSClient(t *testing.T) {
 		}
 		for _, m := range modes {
 			t.Run(m.name, func(t *testing.T) {
+				client := findTSClient(t)
 				endpoint := startStage(t, s, m.stateless)
-				r := runTSClient(t, tsConfig{
+				r := client.run(t, tsConfig{
 					Transport: "http",
 					URL:       endpoint,
 					Scenario:  "session",
@@ -204,7 +223,8 @@ func TestTSClient(t *testing.T) {
 }
 
 func testTSClientStdio(t *testing.T, s stage) {
-	r := runTSClient(t, tsConfig{
+	client := findTSClient(t)
+	r := client.run(t, tsConfig{
 		Transport: "stdio",
 		Command:   buildServer(t, s.pkg()),
 		Scenario:  "session",
@@ -394,9 +414,10 @@ func checkTSHTTP(t *testing.T, s stage, r *tsReport, stateless bool) {
 // the server ends with no limit. Whatever the server answers must stop
 // that: the SDK must neither loop nor hang.
 func testTSToolError(t *testing.T, s stage) {
+	client := findTSClient(t)
 	endpoint := startStage(t, s, false)
 	const watch = 3 * time.Second
-	r := runTSClient(t, tsConfig{Transport: "http", URL: endpoint, Scenario: "tool-error", WatchMS: int(watch.Milliseconds())})
+	r := client.run(t, tsConfig{Transport: "http", URL: endpoint, Scenario: "tool-error", WatchMS: int(watch.Milliseconds())})
 
 	var outcome struct {
 		Rejected bool `json:"rejected"`
@@ -425,10 +446,11 @@ func testTSToolError(t *testing.T, s stage) {
 // with GET and Last-Event-ID, and get the rest: every progress step exactly
 // once, then the result.
 func testTSResume(t *testing.T, s stage) {
+	client := findTSClient(t)
 	endpoint := startStage(t, s, false)
 	const from, cutAfter = 10, 3
 	proxy := startCutProxy(t, endpoint, cutAfter)
-	r := runTSClient(t, tsConfig{
+	r := client.run(t, tsConfig{
 		Transport: "http",
 		URL:       proxy.endpoint,
 		Scenario:  "resume",
@@ -473,8 +495,9 @@ func webSocketURL(t *testing.T, endpoint string) string {
 // Node.js 22: the transport needs the global WebSocket, which Node.js 20
 // has only behind a flag.
 func testTSWebSocket(t *testing.T, s stage) {
+	client := findTSClientOn22(t)
 	endpoint := startStage(t, s, false)
-	r := runTSClientOn(t, node22(t), tsConfig{
+	r := client.run(t, tsConfig{
 		Transport: "websocket",
 		URL:       webSocketURL(t, endpoint),
 		Scenario:  "session",
@@ -502,10 +525,14 @@ const (
 // WebSocket; a refused one gets 403 on its first request, and the client
 // gives up.
 func testTSOrigin(t *testing.T, s stage) {
+	// The HTTP cases run on the machine's Node.js: without it, nothing here
+	// can run. The WebSocket cases need the Node.js 22 too, and skip on
+	// their own without it.
+	client := findTSClient(t)
 	endpoint := startHTTPServer(t, buildServer(t, s.pkg()), false, "-allow-origin", "https://*.example.com")
 
 	t.Run("http-allowed", func(t *testing.T) {
-		r := runTSClient(t, tsConfig{
+		r := client.run(t, tsConfig{
 			Transport: "http",
 			URL:       endpoint,
 			Origin:    allowedOrigin,
@@ -524,7 +551,7 @@ func testTSOrigin(t *testing.T, s stage) {
 	})
 
 	t.Run("http-refused", func(t *testing.T) {
-		r := runTSClient(t, tsConfig{Transport: "http", URL: endpoint, Origin: refusedOrigin, Scenario: "refused"})
+		r := client.run(t, tsConfig{Transport: "http", URL: endpoint, Origin: refusedOrigin, Scenario: "refused"})
 		outcome := checkTSRefused(t, r)
 		assert.Equal(t, http.StatusForbidden, outcome.Code, "the SDK's error for the refused initialize: %s", outcome.Message)
 		require.Len(t, r.HTTP, 1, "the client gives up after its first request is refused")
@@ -537,7 +564,7 @@ func testTSOrigin(t *testing.T, s stage) {
 
 	ws := webSocketURL(t, endpoint)
 	t.Run("websocket-allowed", func(t *testing.T) {
-		r := runTSClientOn(t, node22(t), tsConfig{
+		r := findTSClientOn22(t).run(t, tsConfig{
 			Transport: "websocket",
 			URL:       ws,
 			Origin:    allowedOrigin,
@@ -553,7 +580,7 @@ func testTSOrigin(t *testing.T, s stage) {
 		// status of a failed handshake (the server answers 403, which the
 		// grader and the unit tests check): the client only learns that
 		// the connection failed.
-		r := runTSClientOn(t, node22(t), tsConfig{Transport: "websocket", URL: ws, Origin: refusedOrigin, Scenario: "refused"})
+		r := findTSClientOn22(t).run(t, tsConfig{Transport: "websocket", URL: ws, Origin: refusedOrigin, Scenario: "refused"})
 		outcome := checkTSRefused(t, r)
 		t.Logf("the SDK's error for the refused handshake: %s", outcome.Message)
 	})

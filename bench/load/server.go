@@ -10,8 +10,9 @@ import (
 	"regexp"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
+
+	"mcpcourse/tools/procgroup"
 )
 
 // Server is a server process the benchmark started.
@@ -46,7 +47,7 @@ func Start(name string, opts StartOptions) (*Server, error) {
 	}
 	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Env = append(os.Environ(), opts.Env...)
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	procgroup.Isolate(cmd)
 	s := &Server{Name: name, cmd: cmd, exited: make(chan struct{})}
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
@@ -126,13 +127,13 @@ func (s *Server) Stop() error {
 	if s.Stdin != nil {
 		s.Stdin.Close()
 	}
-	syscall.Kill(-s.cmd.Process.Pid, syscall.SIGTERM)
+	procgroup.Terminate(s.cmd)
 	select {
 	case <-s.exited:
 		return nil
 	case <-time.After(3 * time.Second):
 	}
-	syscall.Kill(-s.cmd.Process.Pid, syscall.SIGKILL)
+	procgroup.Kill(s.cmd)
 	select {
 	case <-s.exited:
 		return errors.New(s.Name + " did not stop on SIGTERM within 3s")

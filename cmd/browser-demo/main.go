@@ -10,12 +10,16 @@
 package main
 
 import (
+	"context"
 	"flag"
 	"fmt"
 	"log"
 	"net"
 	"net/http"
 	"net/url"
+	"os"
+	"os/signal"
+	"syscall"
 	"time"
 
 	"mcpcourse/tools/browserdemo"
@@ -26,6 +30,10 @@ func main() {
 	server := flag.String("server", "http://127.0.0.1:8080", "the base URL of the MCP server the page talks to")
 	flag.Parse()
 	log.SetFlags(0)
+	// Catch Ctrl-C and SIGTERM before saying where the page is: whoever
+	// reads that may stop this server at once.
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
 
 	ln, err := net.Listen("tcp", *addr)
 	if err != nil {
@@ -46,7 +54,20 @@ Start your server so that it allows the first one only:
 its developer tools on the Network tab. Ctrl-C stops this page server.
 `, port, port, query, port, query, hostPort(*server), port)
 	srv := &http.Server{Handler: &browserdemo.Pages{}, ReadHeaderTimeout: 10 * time.Second}
-	log.Fatal(srv.Serve(ln))
+	stopped := make(chan error, 1)
+	go func() { stopped <- srv.Serve(ln) }()
+	select {
+	case err := <-stopped:
+		log.Fatal(err)
+	case <-ctx.Done():
+	}
+	// Give the requests running a second; a page loaded by hand holds
+	// none open.
+	shutdown, cancel := context.WithTimeout(context.Background(), time.Second)
+	defer cancel()
+	if srv.Shutdown(shutdown) != nil {
+		srv.Close()
+	}
 }
 
 // hostPort returns the host:port of a base URL, for the command it prints.

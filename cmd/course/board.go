@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"mcpcourse/grader"
+	"mcpcourse/grader/check"
 	"mcpcourse/grader/variants"
 )
 
@@ -24,7 +25,7 @@ type progress struct {
 // lesson whose stage is still the starter is "not started" and not graded.
 // Before it reports that every lesson is done, it grades afresh whatever came
 // from the cache: "done" is never read back from a file.
-func (g *grading) collect(ctx context.Context, lessons []*grader.Lesson) progress {
+func (g *grading) collect(ctx context.Context, lessons []*check.Lesson) progress {
 	states := map[string]string{}
 	if g.ownCode() && !g.opts.Pristine {
 		states = stageStates(g.root, g.root, lessons)

@@ -2,56 +2,29 @@ package main
 
 import (
 	"bufio"
-	"bytes"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 
 	"mcpcourse/grader"
+	"mcpcourse/grader/check"
+	"mcpcourse/tools/courseroot"
 )
 
-// modulePath is the course module's path, as its go.mod declares it.
-const modulePath = "mcpcourse"
-
-// findRoot finds the course: the nearest folder, from the working
-// directory upwards, whose go.mod declares the course module.
+// findRoot finds the course from the working directory (courseroot), and
+// says how to get there when it is not above it.
 func findRoot() (string, error) {
-	dir, err := os.Getwd()
+	root, err := courseroot.Find()
 	if err != nil {
-		return "", err
+		return "", fmt.Errorf("%w, then run %s", err, self)
 	}
-	for {
-		if isCourse(dir) {
-			return dir, nil
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return "", errors.New("this is not the course folder: cd into the folder you cloned (the one with go.mod), then run " + self)
-		}
-		dir = parent
-	}
-}
-
-// isCourse reports whether dir holds the course's go.mod.
-func isCourse(dir string) bool {
-	data, err := os.ReadFile(filepath.Join(dir, "go.mod"))
-	if err != nil {
-		return false
-	}
-	sc := bufio.NewScanner(bytes.NewReader(data))
-	for sc.Scan() {
-		if f := strings.Fields(sc.Text()); len(f) >= 2 && f[0] == "module" {
-			return strings.Trim(f[1], `"`) == modulePath
-		}
-	}
-	return false
+	return root, nil
 }
 
 // lessonArg finds the lesson a command-line argument names: "02", "2" or
 // "lesson02".
-func lessonArg(arg string) (*grader.Lesson, error) {
+func lessonArg(arg string) (*check.Lesson, error) {
 	n := strings.TrimPrefix(strings.ToLower(arg), "lesson")
 	if len(n) == 1 {
 		n = "0" + n
@@ -67,11 +40,11 @@ func lessonArg(arg string) (*grader.Lesson, error) {
 }
 
 // lessonsArg parses a comma-separated list of lessons; "" means all.
-func lessonsArg(arg string) ([]*grader.Lesson, error) {
+func lessonsArg(arg string) ([]*check.Lesson, error) {
 	if arg == "" {
 		return grader.Lessons(), nil
 	}
-	var out []*grader.Lesson
+	var out []*check.Lesson
 	for _, part := range strings.Split(arg, ",") {
 		l, err := lessonArg(strings.TrimSpace(part))
 		if err != nil {
@@ -83,7 +56,7 @@ func lessonsArg(arg string) ([]*grader.Lesson, error) {
 }
 
 // lessonIndex returns l's position in the course.
-func lessonIndex(l *grader.Lesson) int {
+func lessonIndex(l *check.Lesson) int {
 	for i, x := range grader.Lessons() {
 		if x == l {
 			return i
@@ -94,7 +67,7 @@ func lessonIndex(l *grader.Lesson) int {
 
 // stepHeading returns the heading of step n in a lesson's text, such as
 // "Step 2 · Sessions", or "step n" when the text cannot be read.
-func stepHeading(root string, l *grader.Lesson, n int) string {
+func stepHeading(root string, l *check.Lesson, n int) string {
 	data, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(l.Guide)))
 	if err == nil {
 		prefix := fmt.Sprintf("## Step %d ", n)

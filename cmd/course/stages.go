@@ -13,8 +13,8 @@ import (
 	"time"
 
 	"mcpcourse/grader"
-	"mcpcourse/grader/steps"
-	"mcpcourse/tools/stagefiles"
+	"mcpcourse/grader/check"
+	"mcpcourse/tools/stages"
 	"mcpcourse/tools/starters"
 )
 
@@ -60,8 +60,9 @@ func (a *app) catchUp(args []string) error {
 
 // checkpoint starts step S of lesson NN from the reference's state before
 // it: the stage folder as a learner has it after steps 1 to S-1, made from
-// the reference with the work of steps S onwards undone (grader/steps),
-// each place marked TODO(step N). The course's proof grades these very
+// the regions of the reference (tools/stages): the code of steps 1 to S-1,
+// and for step S onwards the starter's stubs, each place marked TODO(step
+// N), never a later step's code. The course's proof grades these very
 // files, so the checks of steps 1 to S-1 pass, and those of step S and
 // later fail, as the lesson says.
 func (a *app) checkpoint(args []string) error {
@@ -78,15 +79,18 @@ func (a *app) checkpoint(args []string) error {
 	if err != nil {
 		return err
 	}
-	ls := steps.For(l.Number)
+	last, err := stages.LastStep(a.root, l.Stage)
+	if err != nil {
+		return err
+	}
 	step, err := strconv.Atoi(strings.TrimPrefix(strings.ToLower(rest[1]), "step"))
 	switch {
-	case err != nil || step < 1 || step > ls.Steps:
-		return usageError("lesson %s has steps 1 to %d; name the one to start, such as %s checkpoint %s 2", l.Number, ls.Steps, self, l.Number)
+	case err != nil || step < 1 || step > last:
+		return usageError("lesson %s has steps 1 to %d; name the one to start, such as %s checkpoint %s 2", l.Number, last, self, l.Number)
 	case step == 1:
 		return usageError("step 1 starts from the starter: %s reset %s", self, l.Number)
 	}
-	want, err := ls.Files(a.root, step-1)
+	want, err := stages.State(a.root, l.Stage, step-1)
 	if err != nil {
 		return err
 	}
@@ -95,9 +99,9 @@ func (a *app) checkpoint(args []string) error {
 		return nil
 	}
 	fmt.Fprintf(a.stdout, "checkpoint %s %d replaces everything in %s/ with the reference as it stands after step %d\n"+
-		"(solutions/%s, with the work of steps %d to %d taken out and marked TODO(step N), its imports pointed at your stage folders).\n"+
+		"(the code of solutions/%s up to step %d; steps %d to %d are the starter's again, marked TODO(step N); its imports point at your stage folders).\n"+
 		"Your files in %s/ are copied to a backup folder first.\n",
-		l.Number, step, l.Stage, step-1, l.Stage, step, ls.Steps, l.Stage)
+		l.Number, step, l.Stage, step-1, l.Stage, step-1, step, last, l.Stage)
 	if !*yes && !a.confirm("Replace "+l.Stage+"/?") {
 		return &exitError{code: 1, msg: "nothing changed"}
 	}
@@ -147,7 +151,7 @@ func (a *app) reset(args []string) error {
 
 // stageCommand parses the command line of a command that rewrites a stage:
 // one lesson number, and --yes.
-func (a *app) stageCommand(name, what string, args []string) (l *grader.Lesson, yes bool, err error) {
+func (a *app) stageCommand(name, what string, args []string) (l *check.Lesson, yes bool, err error) {
 	fs := a.flags(name, "NN [--yes]")
 	yesFlag := fs.Bool("yes", false, "do not ask for confirmation")
 	rest, err := parse(fs, args)
@@ -166,7 +170,7 @@ func (a *app) stageCommand(name, what string, args []string) (l *grader.Lesson, 
 // commands in comments (go run ./solutions/…) name the learner's folders.
 // Paths in the result are relative to the stage folder.
 func referenceFiles(root, stage string) (map[string][]byte, error) {
-	return stagefiles.Reference(root, stage, stagefiles.Options{Tests: true})
+	return stages.Reference(root, stage, true)
 }
 
 // starterFiles reads a stage's starter as shipped, from the manifest and
@@ -313,7 +317,7 @@ func removeEmptyDirs(dir string) {
 
 // checkBuilds builds a lesson's server and reports a failure, which after a
 // catch-up means an earlier stage is broken too.
-func (a *app) checkBuilds(l *grader.Lesson) error {
+func (a *app) checkBuilds(l *check.Lesson) error {
 	defer grader.Cleanup()
 	_, err := grader.Prepare(context.Background(), l, grader.Options{Root: a.root, Base: "."})
 	if out, ok := grader.BuildOutput(err); ok {

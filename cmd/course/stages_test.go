@@ -10,7 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"mcpcourse/grader"
-	"mcpcourse/grader/steps"
+	"mcpcourse/tools/stages"
 )
 
 // backupIn finds the backup folder a command's output names.
@@ -121,7 +121,7 @@ func TestCheckpointStartsAStepFromTheReference(t *testing.T) {
 
 	// The stage holds exactly the state the proof grades: the reference
 	// after step 2, pointed at the learner's folders, without its tests.
-	want, err := steps.For("03").Files(root, 2)
+	want, err := stages.State(root, "03-sse-resume", 2)
 	require.NoError(t, err)
 	have, err := readTree(stage)
 	require.NoError(t, err)

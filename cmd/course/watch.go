@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"mcpcourse/grader"
+	"mcpcourse/grader/check"
 )
 
 // pollInterval is how often watch looks for changed files. Polling, rather
@@ -36,7 +37,7 @@ func (a *app) watch(args []string) error {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 
-	var lesson *grader.Lesson
+	var lesson *check.Lesson
 	switch len(rest) {
 	case 0:
 		fmt.Fprintln(a.stdout, "Finding the lesson you are on…")
@@ -58,7 +59,7 @@ func (a *app) watch(args []string) error {
 	w := &watcher{
 		app:      a,
 		lesson:   lesson,
-		grade:    func(ctx context.Context, l *grader.Lesson) lessonResult { return g.grade(ctx, l) },
+		grade:    func(ctx context.Context, l *check.Lesson) lessonResult { return g.grade(ctx, l) },
 		interval: pollInterval,
 		manual:   *manual,
 		keyHelp:  in.help,
@@ -70,8 +71,8 @@ func (a *app) watch(args []string) error {
 // watcher re-grades one lesson when its files change or a key asks.
 type watcher struct {
 	app      *app
-	lesson   *grader.Lesson
-	grade    func(context.Context, *grader.Lesson) lessonResult
+	lesson   *check.Lesson
+	grade    func(context.Context, *check.Lesson) lessonResult
 	interval time.Duration
 	manual   bool
 	keys     <-chan byte
@@ -185,7 +186,7 @@ func (w *watcher) hint(out io.Writer) {
 }
 
 // next returns the lesson after the current one, once the current one is done.
-func (w *watcher) next() *grader.Lesson {
+func (w *watcher) next() *check.Lesson {
 	if !w.last.Done() {
 		return nil
 	}

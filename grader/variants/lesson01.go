@@ -40,25 +40,22 @@ var lesson01 = []*Variant{
 	{
 		Name: "split-writes", Lesson: "01", Kills: []string{"STDIO-19"}, Racy: true,
 		Mistake: "locks each Write, but writes a message and its newline with two of them",
-		Edits: []Edit{{File: stdioWriter,
-			Old: `	// One Write per message, made under the lock, is what keeps lines whole.
-	lw.mu.Lock()
+		Edits: []Edit{
+			{File: stdioWriter,
+				Old: `	lw.mu.Lock()
 	defer lw.mu.Unlock()
-	if lw.err != nil {
-		return lw.err
-	}
-	if _, err := lw.w.Write(buf.Bytes()); err != nil {`,
-			New: `	body := buf.Bytes()
+`,
+				New: `	body := buf.Bytes()
 	lw.mu.Lock()
 	lw.w.Write(body[:len(body)-1]) // the message...
 	lw.mu.Unlock()
 	lw.mu.Lock() // ...then its newline
 	defer lw.mu.Unlock()
-	if lw.err != nil {
-		return lw.err
-	}
-	if _, err := lw.w.Write(body[len(body)-1:]); err != nil {`,
-		}},
+`},
+			{File: stdioWriter,
+				Old: `	if _, err := lw.w.Write(buf.Bytes()); err != nil {`,
+				New: `	if _, err := lw.w.Write(body[len(body)-1:]); err != nil {`},
+		},
 	},
 	{
 		Name: "ignores-write-errors", Lesson: "01", Kills: []string{"STDIO-23"},
@@ -182,12 +179,12 @@ var lesson01 = []*Variant{
 				c.out.send(resp)
 			}
 		})
-	default:`,
+`,
 			New: `		if resp := c.session.Handle(ctx, msg, c); resp != nil {
 			c.out.send(resp)
 		}
 		c.release()
-	default:`,
+`,
 		}},
 	},
 	{
@@ -252,11 +249,9 @@ var lesson01 = []*Variant{
 			c.inflight.Wait()
 			return ctx.Err()
 		}
-	}
-}`,
+`,
 			New: `		}
-	}
-}`,
+`,
 		}},
 	},
 
@@ -481,8 +476,8 @@ var lesson01 = []*Variant{
 		Name: "progress-counts-down", Lesson: "01", Kills: []string{"STDIO-17"},
 		Mistake: "reports the steps left as progress, so the value goes down",
 		Edits: []Edit{{File: mcpTools,
-			Old: `req.Progress(ctx, float64(step), float64(*a.From),`,
-			New: `req.Progress(ctx, float64(*a.From-step), float64(*a.From),`,
+			Old: `req.Progress(ctx, float64(step), float64(total),`,
+			New: `req.Progress(ctx, float64(total-step), float64(total),`,
 		}},
 	},
 	{

@@ -200,12 +200,12 @@ var sessionCounter int`},
 				Old: "\t\"net/http\"\n\t\"time\"\n",
 				New: "\t\"net/http\"\n\t\"sync\"\n\t\"time\"\n"},
 			{File: httpHandler,
-				Old: `func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	switch {`,
-				New: `func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	h.mu.Lock()
+				Old: `	switch {
+	case r.Method == http.MethodPost:`,
+				New: `	h.mu.Lock()
 	defer h.mu.Unlock()
-	switch {`},
+	switch {
+	case r.Method == http.MethodPost:`},
 		},
 	},
 	{
@@ -562,8 +562,8 @@ var (
 			Old: `	if _, ok := h.ProtocolVersion(w, r, nil); !ok {
 		return
 	}
-	id := r.Header.Get(SessionIDHeader)`,
-			New: `	id := r.Header.Get(SessionIDHeader)`,
+`,
+			New: ``,
 		}},
 	},
 	{

@@ -7,7 +7,7 @@ const (
 	resumeStream   = "solutions/03-sse-resume/stream.go"
 	resumeEventLog = "solutions/03-sse-resume/eventlog.go"
 	resumeWriter   = "solutions/03-sse-resume/writer.go"
-	serveLoop      = "internal/serve/serve.go" // the given server loop of stage 03's (and 04's) cmd/server
+	serveLoop      = "internal/serve/serve.go" // the given server loop of every HTTP stage's cmd/server
 )
 
 // lesson03 are mistakes in a server with resumable SSE streams (stage 03).
@@ -119,7 +119,7 @@ var lesson03 = []*Variant{
 		Name: "shutdown-waits-for-get-streams", Lesson: "03", Kills: []string{"SSE-09"},
 		Mistake: "shuts down with http.Server.Shutdown alone, which waits for GET streams that never end",
 		Edits: []Edit{{File: serveLoop,
-			Old: `	srv.RegisterOnShutdown(streams.CloseStreams)
+			Old: `	streams.CloseStreams()
 `,
 			New: ``,
 		}},

@@ -18,7 +18,7 @@ var lesson04 = []*Variant{
 	// Step 1: the guard.
 	{
 		Name: "cors-is-the-only-guard", Lesson: "04",
-		Kills:   []string{"ORIGIN-01", "ORIGIN-02", "ORIGIN-04", "ORIGIN-06", "ORIGIN-07", "ORIGIN-08", "ORIGIN-09", "ORIGIN-11", "ORIGIN-14"},
+		Kills:   []string{"ORIGIN-01", "ORIGIN-02", "ORIGIN-04", "ORIGIN-06", "ORIGIN-07", "ORIGIN-08", "ORIGIN-09", "ORIGIN-11", "ORIGIN-14", "ORIGIN-25"},
 		Mistake: "relies on CORS alone: a foreign page cannot read the answers, but its requests are served, and with them every side effect",
 		Edits: []Edit{{File: originHandler,
 			Old: "\th.endpoint = h.guard(grant.Handler(h.mcp))",
@@ -46,6 +46,13 @@ var lesson04 = []*Variant{
 			Old: "\torigins := r.Header.Values(\"Origin\")\n",
 			New: "\torigins := r.Header.Values(\"Origin\")\n\tif len(origins) == 1 && origins[0] == \"null\" {\n\t\torigins = nil // an opaque origin: as good as none\n\t}\n"}},
 	},
+	{
+		Name: "first-origin-only", Lesson: "04", Kills: []string{"ORIGIN-25"},
+		Mistake: "judges the first Origin header only (r.Header.Get), so a second one goes in unjudged, whatever it says",
+		Edits: []Edit{{File: originHandler,
+			Old: "\torigins := r.Header.Values(\"Origin\")\n\treturn len(origins) == 0 || (len(origins) == 1 && h.allow.Allows(origins[0]))\n",
+			New: "\torigin := r.Header.Get(\"Origin\")\n\treturn origin == \"\" || h.allow.Allows(origin)\n"}},
+	},
 
 	// Step 2: the allowlist.
 	{
@@ -66,8 +73,8 @@ var lesson04 = []*Variant{
 		Name: "has-prefix-matching", Lesson: "04", Kills: []string{"ORIGIN-06", "ORIGIN-09"},
 		Mistake: "matches an exact host with strings.HasPrefix, so http://localhost.evil.example passes for http://localhost",
 		Edits: []Edit{{File: originAllowlist,
-			Old: "\treturn o.host == p.host\n}",
-			New: "\treturn strings.HasPrefix(o.host, p.host)\n}"}},
+			Old: "\treturn o.host == p.host\n",
+			New: "\treturn strings.HasPrefix(o.host, p.host)\n"}},
 	},
 	{
 		Name: "scheme-ignored", Lesson: "04",
@@ -168,8 +175,8 @@ var lesson04 = []*Variant{
 		Name: "preflight-bypasses-403", Lesson: "04", Kills: []string{"ORIGIN-14"},
 		Mistake: "lets every OPTIONS request through to rs/cors, which answers a foreign origin's preflight with 204",
 		Edits: []Edit{{File: originHandler,
-			Old: "\t\tswitch {\n\t\tcase !hostAllowed(r):",
-			New: "\t\tswitch {\n\t\tcase r.Method == http.MethodOptions:\n\t\t\tnext.ServeHTTP(w, r) // preflights are CORS's business\n\t\tcase !hostAllowed(r):"}},
+			Old: "\t\tcase !hostAllowed(r):",
+			New: "\t\tcase r.Method == http.MethodOptions:\n\t\t\tnext.ServeHTTP(w, r) // preflights are CORS's business\n\t\tcase !hostAllowed(r):"}},
 	},
 	{
 		Name: "cors-outside-the-guard", Lesson: "04", Kills: []string{"ORIGIN-14"},
@@ -184,15 +191,15 @@ var lesson04 = []*Variant{
 		Name: "checkorigin-default", Lesson: "04", Kills: []string{"ORIGIN-15", "ORIGIN-16"},
 		Mistake: "leaves Upgrader.CheckOrigin nil: gorilla's default wants the Origin's host to equal Host, so every allowed page on another host is refused",
 		Edits: []Edit{{File: originHandler,
-			Old: "\t\tCheckOrigin:      h.originAllowed,\n",
+			Old: "\t\tCheckOrigin: h.originAllowed,\n",
 			New: ""}},
 	},
 	{
 		Name: "checkorigin-true", Lesson: "04", Kills: []string{"ORIGIN-16"},
 		Mistake: "sets Upgrader.CheckOrigin to a function that returns true, so any web site can open the socket (cross-site WebSocket hijacking)",
 		Edits: []Edit{{File: originHandler,
-			Old: "\t\tCheckOrigin:      h.originAllowed,\n",
-			New: "\t\tCheckOrigin:      func(*http.Request) bool { return true },\n"}},
+			Old: "\t\tCheckOrigin: h.originAllowed,\n",
+			New: "\t\tCheckOrigin: func(*http.Request) bool { return true },\n"}},
 	},
 	{
 		Name: "ws-no-host-check", Lesson: "04", Kills: []string{"ORIGIN-17"},

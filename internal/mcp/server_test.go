@@ -3,6 +3,7 @@ package mcp
 import (
 	"context"
 	"encoding/json"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -82,7 +83,7 @@ func TestCountdownReportsProgressThatIncreases(t *testing.T) {
 	for i, n := range peer.sent {
 		assert.Equal(t, "notifications/progress", n.Method)
 		assert.Contains(t, string(n.Params), `"progressToken":"tok"`)
-		assert.Contains(t, string(n.Params), `"progress":`+string(rune('1'+i)))
+		assert.Contains(t, string(n.Params), `"progress":`+strconv.Itoa(i+1))
 	}
 }
 

@@ -139,7 +139,25 @@ func notesTools() []*Tool {
 	}
 }
 
+// countdown is the countdown tool: Countdown, with a notifications/progress
+// for each step (Request.Progress sends it only when the request carries a
+// progress token).
 func countdown(ctx context.Context, req *Request, args json.RawMessage) (string, error) {
+	return Countdown(ctx, args, func(step, total int, message string) {
+		// A progress notification that cannot be delivered does not stop
+		// the countdown: a client that went away has not cancelled
+		// (basic/transports: a disconnection SHOULD NOT be taken for
+		// cancellation).
+		req.Progress(ctx, float64(step), float64(total), message)
+	})
+}
+
+// Countdown checks countdown's arguments, then counts down from "from",
+// waiting interval_ms before each step and calling progress after it with
+// the step, the total and a message ("2..."). It stops, with ctx's error,
+// when ctx is cancelled. The benchmark's peer servers run it too
+// (bench/peers/contract), so that every server counts down alike.
+func Countdown(ctx context.Context, args json.RawMessage, progress func(step, total int, message string)) (string, error) {
 	var a struct {
 		From       *int `json:"from"`
 		IntervalMS *int `json:"interval_ms"`
@@ -166,11 +184,7 @@ func countdown(ctx context.Context, req *Request, args json.RawMessage) (string,
 			return "", ctx.Err()
 		case <-timer.C:
 		}
-		// A progress notification that cannot be delivered does not stop
-		// the countdown: a client that went away has not cancelled
-		// (basic/transports: a disconnection SHOULD NOT be taken for
-		// cancellation).
-		req.Progress(ctx, float64(step), float64(*a.From), fmt.Sprintf("%d...", *a.From-step))
+		progress(step, *a.From, fmt.Sprintf("%d...", *a.From-step))
 		timer.Reset(interval)
 	}
 	return fmt.Sprintf("Liftoff! Counted down from %d.", *a.From), nil

@@ -1,5 +1,5 @@
 // Package serve runs the HTTP server of a course stage's cmd/server, from
-// stage 03 on: the line that says where it listens (which the grader reads),
+// stage 02 on: the line that says where it listens (which the grader reads),
 // the expvar page of -debug, and a graceful stop on SIGTERM or Ctrl-C. It is
 // given code: it knows nothing of MCP.
 package serve
@@ -21,7 +21,8 @@ import (
 // Streams is what a stage's handler offers a graceful shutdown.
 type Streams interface {
 	// CloseStreams ends the streams that never end by themselves (GET
-	// streams, WebSockets) and refuses new ones. Shutdown calls it first.
+	// streams, WebSockets) and refuses new ones. Run calls it first, before
+	// it waits for the requests still running.
 	CloseStreams()
 	// Close ends every session, which cancels the requests still running.
 	Close()
@@ -66,12 +67,12 @@ func publishDebugVars(mux *http.ServeMux) {
 	}))
 }
 
-// Run serves mux on ln until SIGTERM or Ctrl-C, then shuts down: it closes
-// the listener, ends the streams at once (streams.CloseStreams), waits for
-// the requests still running, and past the grace period ends every session
-// (streams.Close), which cancels them. Before serving it prints
-// "listening on http://ADDR/mcp (mode)" to the standard logger. With
-// -debug, mux serves /debug/vars too.
+// Run serves mux on ln until SIGTERM or Ctrl-C, then shuts down: it ends
+// the streams at once (streams.CloseStreams), closes the listener and waits
+// for the requests still running (http.Server.Shutdown), and past the grace
+// period ends every session (streams.Close), which cancels them. Before
+// serving it prints "listening on http://ADDR/mcp (mode)" to the standard
+// logger. With -debug, mux serves /debug/vars too.
 func (f Flags) Run(ln net.Listener, mux *http.ServeMux, mode string, streams Streams) error {
 	// Catch the signals before saying where the server listens: a client
 	// that reads that line may stop the server at once.
@@ -87,7 +88,6 @@ func (f Flags) Run(ln net.Listener, mux *http.ServeMux, mode string, streams Str
 	// an event has a deadline of its own instead. (ReadTimeout bounds
 	// reading the request; net/http lifts it once the body is read.)
 	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 30 * time.Second, IdleTimeout: 2 * time.Minute}
-	srv.RegisterOnShutdown(streams.CloseStreams)
 	log.Printf("listening on http://%s/mcp (%s)", ln.Addr(), mode)
 
 	stopped := make(chan error, 1)
@@ -97,6 +97,12 @@ func (f Flags) Run(ln net.Listener, mux *http.ServeMux, mode string, streams Str
 		return err
 	case <-ctx.Done():
 	}
+	// The streams first, here and not in srv.RegisterOnShutdown: net/http
+	// runs such a hook on a goroutine of its own, which may not have run
+	// yet when Shutdown returns, or even when the process exits. Shutdown
+	// waits for every request to end, and a GET stream never ends by
+	// itself.
+	streams.CloseStreams()
 	shutdown, cancel := context.WithTimeout(context.Background(), grace)
 	defer cancel()
 	err := srv.Shutdown(shutdown)

@@ -14,8 +14,13 @@ import (
 // IsBatch reports whether data is a JSON-RPC batch: a JSON array rather than
 // a single object.
 func IsBatch(data []byte) bool {
+	// @step 5: the first byte that is not white space
 	data = bytes.TrimLeft(data, " \t\r\n")
 	return len(data) > 0 && data[0] == '['
+	// @starter
+	// | // TODO(step 5): is the first byte that is not white space a '['?
+	// | return false
+	// @end
 }
 
 // ServeBatch serves a JSON-RPC batch, a JSON array of messages (JSON-RPC 2.0
@@ -27,12 +32,13 @@ func IsBatch(data []byte) bool {
 // instead (reject), never an array:
 //   - -32700 when data is not JSON;
 //   - -32600 when the protocol version has no batches. Only 2025-03-26 has
-//     them; 2025-06-18 removed them, and before initialize no version has
-//     been agreed;
+//     them (version.Batches); 2025-06-18 removed them, and before initialize
+//     no version has been agreed;
 //   - -32600 when the array is empty.
 //
 // The requests in a batch run concurrently, like requests sent one by one.
 func ServeBatch(ctx context.Context, session *mcp.Session, version mcp.ProtocolVersion, data []byte, peer mcp.Peer) (responses []*jsonrpc.Message, reject *jsonrpc.Message) {
+	// @step 5: decode the elements, and serve them at once
 	var elems []json.RawMessage
 	if err := json.Unmarshal(data, &elems); err != nil {
 		if !json.Valid(data) {
@@ -79,7 +85,16 @@ func ServeBatch(ctx context.Context, session *mcp.Session, version mcp.ProtocolV
 	}
 	wg.Wait()
 	return responses, nil
+	// @starter
+	// | // TODO(step 5): split data into its elements (json.Unmarshal into a
+	// | // []json.RawMessage), Decode each one, answer the invalid ones and the
+	// | // requests, and skip the notifications. initialize may not be batched.
+	// | return nil, jsonrpc.NewErrorResponse(jsonrpc.ID{},
+	// | 	jsonrpc.NewError(jsonrpc.CodeInvalidRequest, "batches are not supported yet: see step 5 of lessons/01-stdio.md"))
+	// @end
 }
+
+// @step 5: why a batch is refused
 
 // noBatches explains why a batch was refused.
 func noBatches(version mcp.ProtocolVersion) string {
@@ -88,3 +103,5 @@ func noBatches(version mcp.ProtocolVersion) string {
 	}
 	return fmt.Sprintf("protocol version %s has no JSON-RPC batches (MCP removed them in 2025-06-18); send each message on its own", version.Name)
 }
+
+// @end

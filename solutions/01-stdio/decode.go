@@ -20,6 +20,7 @@ import (
 //
 // Decode does not look inside arrays; see IsBatch and ServeBatch.
 func Decode(data []byte) (msg *jsonrpc.Message, reject *jsonrpc.Message) {
+	// @step 2: validate before trusting: each member as raw JSON first
 	if data = bytes.TrimLeft(data, " \t\r\n"); len(data) == 0 || data[0] != '{' {
 		if !json.Valid(data) {
 			return nil, notJSON()
@@ -109,7 +110,40 @@ func Decode(data []byte) (msg *jsonrpc.Message, reject *jsonrpc.Message) {
 	}
 	msg.Result = raw.Result
 	return msg, nil
+	// @was 1: straight into a jsonrpc.Message
+	// | // TODO(step 2): validate before trusting it. Decode the members as
+	// | // json.RawMessage first (a struct with JSONRPC, ID, Method, Params,
+	// | // Result and Error fields): then "id": null is the bytes `null`, while a
+	// | // missing id is nil. Check that
+	// | //   - data is JSON at all (json.Valid), else -32700;
+	// | //   - it is an object, "jsonrpc" is exactly "2.0", "method" is a
+	// | //     non-empty string, a request's id is not null, "params" is an
+	// | //     object or an array, and a response has exactly one of "result"
+	// | //     and "error"; else -32600.
+	// | msg = new(jsonrpc.Message)
+	// | if err := json.Unmarshal(data, msg); err != nil {
+	// | 	return nil, jsonrpc.NewErrorResponse(jsonrpc.ID{},
+	// | 		jsonrpc.NewError(jsonrpc.CodeParseError, "parse error: %v", err))
+	// | }
+	// | return msg, nil
+	// @starter
+	// | // TODO(step 1): json.Unmarshal data into a jsonrpc.Message and return it.
+	// | //
+	// | // TODO(step 2): validate before trusting it. Decode the members as
+	// | // json.RawMessage first (a struct with JSONRPC, ID, Method, Params,
+	// | // Result and Error fields): then "id": null is the bytes `null`, while a
+	// | // missing id is nil. Check that
+	// | //   - data is JSON at all (json.Valid), else -32700;
+	// | //   - it is an object, "jsonrpc" is exactly "2.0", "method" is a
+	// | //     non-empty string, a request's id is not null, "params" is an
+	// | //     object or an array, and a response has exactly one of "result"
+	// | //     and "error"; else -32600.
+	// | return nil, jsonrpc.NewErrorResponse(jsonrpc.ID{},
+	// | 	jsonrpc.NewError(jsonrpc.CodeInternalError, "stdio.Decode is not written yet: see step 1 of lessons/01-stdio.md"))
+	// @end
 }
+
+// @step 2: the errors Decode answers with
 
 // notJSON is the answer to text that does not parse: -32700, and no id,
 // since none can be read.
@@ -123,3 +157,5 @@ func invalid(id jsonrpc.ID, why string) *jsonrpc.Message {
 }
 
 func isNull(raw json.RawMessage) bool { return bytes.Equal(bytes.TrimSpace(raw), []byte("null")) }
+
+// @end

@@ -1,3 +1,5 @@
+// @step 6: the package doc of the finished stage
+
 // Package streamable is the Streamable HTTP transport of the MCP transports
 // course (stage 02): one HTTP endpoint, /mcp, that takes JSON-RPC messages as
 // POST bodies, keeps a session per client behind the MCP-Session-Id header,
@@ -7,6 +9,20 @@
 // It reads messages with stage 01's Decode and ServeBatch: an HTTP body holds
 // the same JSON-RPC a stdin line does.
 package streamable
+
+// @starter
+// | // Package streamable is stage 02 of the MCP transports course: the
+// | // Streamable HTTP transport. One HTTP endpoint, /mcp, takes JSON-RPC messages
+// | // as POST bodies, keeps a session per client behind the MCP-Session-Id
+// | // header, and can run without sessions at all (MCP 2025-11-25,
+// | // basic/transports, "Streamable HTTP").
+// | //
+// | // You write this package. lessons/02-streamable-http.md explains each step,
+// | // and `go test ./grader -run Lesson02` grades it. Every place to write is
+// | // marked TODO(step N). It builds on your stage 01 package: an HTTP body holds
+// | // the same JSON-RPC a stdin line does, so read it with stdio.Decode.
+// | package streamable
+// @end
 
 import (
 	"context"
@@ -117,30 +133,73 @@ func (h *Handler) Close() {
 	}
 }
 
+// CloseStreams is the first step of a graceful shutdown (serve.Run calls it
+// before http.Server.Shutdown): it ends the streams that never end by
+// themselves. This stage has none: each of its streams answers one POST and
+// ends with that request, so Shutdown's grace period is all it needs, and
+// Close cancels what is still running after it. A later stage that adds a
+// stream of its own (stage 03's GET stream) ends it in its CloseStreams,
+// which calls this one too.
+func (h *Handler) CloseStreams() {}
+
 // ServeHTTP dispatches on the method. The spec names POST and GET for the MCP
 // endpoint, and DELETE for ending a session; everything else is 405.
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	// @step 1: dispatch on the method: POST carries the client's messages
 	switch {
 	case r.Method == http.MethodPost:
 		h.servePOST(w, r)
+	// @step 2: DELETE ends a session
 	case r.Method == http.MethodDelete && !h.opts.Stateless:
 		h.serveDELETE(w, r)
+	// @was 1
+	// | // TODO(step 2): DELETE goes to h.serveDELETE, unless stateless.
+	// @end
 	case r.Method == http.MethodGet && h.opts.GET != nil && !h.opts.Stateless:
+		// A later stage serves GET itself, through Options.GET; this stage
+		// never does.
 		h.opts.GET.ServeHTTP(w, r)
 	default:
+		// @step 4: 405 for the rest, at once
 		// Without Options.GET this stage offers no stream on GET, so GET
 		// gets 405, which the spec allows: "indicating that the server
 		// does not offer an SSE stream at this endpoint". It is answered at
 		// once, before any other work: a GET that is left hanging is worse
 		// than no GET.
 		h.methodNotAllowed(w, r)
+		// @was 1
+		// | // TODO(step 4): everything else, GET included, goes to
+		// | // h.methodNotAllowed, at once.
+		// | httpjson.Error(w, http.StatusNotImplemented, codeServerError,
+		// | 	"%s is not written yet: see lessons/02-streamable-http.md", r.Method)
+		// @end
 	}
+	// @starter
+	// | // A later stage serves GET itself, through Options.GET; this stage
+	// | // never does.
+	// | if r.Method == http.MethodGet && h.opts.GET != nil && !h.opts.Stateless {
+	// | 	h.opts.GET.ServeHTTP(w, r)
+	// | 	return
+	// | }
+	// | // TODO(step 1): POST goes to h.servePOST.
+	// | // TODO(step 2): DELETE goes to h.serveDELETE, unless stateless.
+	// | // TODO(step 4): everything else, GET included, goes to
+	// | // h.methodNotAllowed, at once.
+	// | httpjson.Error(w, http.StatusNotImplemented, codeServerError,
+	// | 	"the Streamable HTTP handler is not written yet: start at step 1 of lessons/02-streamable-http.md")
+	// @end
 }
 
+// methodNotAllowed answers 405 Method Not Allowed.
 func (h *Handler) methodNotAllowed(w http.ResponseWriter, r *http.Request) {
+	// @step 4: the methods this server serves, in Allow
 	w.Header().Set("Allow", h.allowed())
 	httpjson.Error(w, http.StatusMethodNotAllowed, codeServerError,
 		"method %s is not allowed at the MCP endpoint; allowed: %s", r.Method, h.allowed())
+	// @starter
+	// | // TODO(step 4): set the Allow header to h.allowed(), the methods this
+	// | // server does serve, then answer with httpjson.Error and status 405.
+	// @end
 }
 
 // allowed lists the methods this handler serves, for the Allow header.
@@ -157,9 +216,15 @@ func (h *Handler) allowed() string {
 // serveDELETE ends a session at the client's request (basic/transports,
 // "Session Management": clients SHOULD send DELETE when they are done).
 func (h *Handler) serveDELETE(w http.ResponseWriter, r *http.Request) {
+	// @step 3: refuse a bad MCP-Protocol-Version first
 	if _, ok := h.ProtocolVersion(w, r, nil); !ok {
 		return
 	}
+	// @was 2
+	// | // TODO(step 3): first of all, refuse a bad MCP-Protocol-Version with
+	// | // h.ProtocolVersion(w, r, nil), as servePOST does.
+	// @end
+	// @step 2: end the session the header names
 	id := r.Header.Get(SessionIDHeader)
 	if id == "" {
 		httpjson.Error(w, http.StatusBadRequest, codeInvalidRequest, "DELETE needs the %s header of the session to end", SessionIDHeader)
@@ -171,6 +236,13 @@ func (h *Handler) serveDELETE(w http.ResponseWriter, r *http.Request) {
 	}
 	h.log.Printf("session %s… deleted by the client", shortID(id))
 	w.WriteHeader(http.StatusNoContent)
+	// @starter
+	// | // TODO(step 2): without MCP-Session-Id, answer 400; for an id that is
+	// | // not a live session, 404; otherwise end the session and answer 204.
+	// | //
+	// | // TODO(step 3): first of all, refuse a bad MCP-Protocol-Version with
+	// | // h.ProtocolVersion(w, r, nil), as servePOST does.
+	// @end
 }
 
 // requestContext is the context a request runs under. In stateful mode a
@@ -186,9 +258,13 @@ func (h *Handler) requestContext(r *http.Request) context.Context {
 	return context.WithoutCancel(r.Context())
 }
 
+// @step 2: the start of an id, for the log
+
 func shortID(id string) string {
 	if len(id) > 8 {
 		return id[:8]
 	}
 	return id
 }
+
+// @end

@@ -23,6 +23,7 @@ func acceptsBoth(header []string) bool {
 // such as "text/event-stream". Each value is a comma-separated list of media
 // ranges; wildcards count, and a q=0 parameter takes a type away.
 func Accepts(header []string, mediaType string) bool {
+	// @step 1: Accept read as a list of media ranges
 	kind, _, _ := strings.Cut(mediaType, "/")
 	for _, value := range header {
 		for _, item := range strings.Split(value, ",") {
@@ -49,6 +50,13 @@ func Accepts(header []string, mediaType string) bool {
 		}
 	}
 	return false
+	// @starter
+	// | // TODO(step 1): split each header value on commas. Parse each media
+	// | // range, such as "application/json", "text/*;q=0.5" or "*/*", with
+	// | // mime.ParseMediaType; skip one whose q parameter is 0, and match the
+	// | // exact type, its "type/*" wildcard, or "*/*".
+	// | return false
+	// @end
 }
 
 // isJSON reports whether a Content-Type is application/json, with or
@@ -70,6 +78,7 @@ func isJSON(contentType string) bool {
 // When the header is bad, ProtocolVersion writes the 400 and returns false.
 // s may be nil, before a session is known.
 func (h *Handler) ProtocolVersion(w http.ResponseWriter, r *http.Request, s *Session) (mcp.ProtocolVersion, bool) {
+	// @step 3: the version header, or the session's version, or the fallback
 	values := r.Header.Values(ProtocolVersionHeader)
 	if len(values) == 0 {
 		if s != nil {
@@ -91,4 +100,10 @@ func (h *Handler) ProtocolVersion(w http.ResponseWriter, r *http.Request, s *Ses
 		return mcp.ProtocolVersion{}, false
 	}
 	return v, true
+	// @starter
+	// | // TODO(step 3): read the header; look it up with mcp.LookupVersion;
+	// | // without it, use s.Version() or mcp.HTTPFallbackVersion.
+	// | v, _ := mcp.LookupVersion(mcp.HTTPFallbackVersion)
+	// | return v, true
+	// @end
 }

@@ -44,6 +44,8 @@ func newSessionStore(timeout time.Duration, maxSessions int) *sessionStore {
 	return s
 }
 
+// @step 2: 128 random bits, in hex
+
 // newSessionID returns 128 bits from the operating system's cryptographic
 // random source, as 32 hex digits: visible ASCII, as the spec requires
 // (MUST, 0x21 to 0x7E), and unguessable, as it recommends ("globally unique
@@ -58,8 +60,19 @@ func newSessionID() string {
 	return hex.EncodeToString(b[:])
 }
 
+// @starter
+// | // newSessionID returns a new session id: 128 bits that nobody can guess,
+// | // written in visible ASCII.
+// | func newSessionID() string {
+// | 	// TODO(step 2): read 16 bytes from crypto/rand and hex-encode them.
+// | 	// Not a counter, a timestamp or math/rand: lesson 02 explains why.
+// | 	return ""
+// | }
+// @end
+
 // create starts a session under a new id, unless the store is full.
 func (s *sessionStore) create(server *mcp.Server, id string) (*Session, error) {
+	// @step 2: a new session, unless the store is full
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if len(s.byID) >= s.max {
@@ -71,12 +84,19 @@ func (s *sessionStore) create(server *mcp.Server, id string) (*Session, error) {
 	sess := &Session{Session: server.NewSession(), id: id, lastUsed: time.Now()}
 	s.byID[sess.id] = sess
 	return sess, nil
+	// @starter
+	// | // TODO(step 2): under s.mu, refuse with errTooManySessions when
+	// | // len(s.byID) has reached s.max (sweep the idle ones first), else
+	// | // store &Session{Session: server.NewSession(), id: id, lastUsed: time.Now()}.
+	// | return nil, errTooManySessions
+	// @end
 }
 
 // acquire returns the live session with id and marks it busy until release
 // is called. An id the store never issued, or one whose session has ended,
 // is not found: the server never adopts an id a client made up.
 func (s *sessionStore) acquire(id string) (sess *Session, release func(), ok bool) {
+	// @step 2: a live session, busy until release
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	sess = s.byID[id]
@@ -94,10 +114,17 @@ func (s *sessionStore) acquire(id string) (sess *Session, release func(), ok boo
 		sess.active--
 		sess.lastUsed = time.Now()
 	}, true
+	// @starter
+	// | // TODO(step 2): look the id up under s.mu. A session idle past
+	// | // s.timeout has expired: end it and report it not found. Otherwise count
+	// | // it active until release, which also records when it was last used.
+	// | return nil, nil, false
+	// @end
 }
 
 // remove ends the session with id, and reports whether there was one.
 func (s *sessionStore) remove(id string) bool {
+	// @step 2: end a session
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	sess := s.byID[id]
@@ -105,9 +132,14 @@ func (s *sessionStore) remove(id string) bool {
 		s.endLocked(sess)
 	}
 	return sess != nil
+	// @starter
+	// | // TODO(step 2): under s.mu, end the session (s.endLocked) if it exists.
+	// | return false
+	// @end
 }
 
-// endLocked forgets a session and cancels what still runs in it.
+// endLocked forgets a session and cancels what still runs in it. The caller
+// holds s.mu.
 func (s *sessionStore) endLocked(sess *Session) {
 	delete(s.byID, sess.id)
 	sess.Close()
@@ -128,13 +160,18 @@ func (s *sessionStore) sweepEvery(interval time.Duration) {
 	}
 }
 
-// sweepLocked ends every idle session past its timeout.
+// sweepLocked ends every idle session past its timeout. The caller holds s.mu.
 func (s *sessionStore) sweepLocked(now time.Time) {
+	// @step 2: end the idle sessions
 	for _, sess := range s.byID {
 		if sess.active == 0 && now.Sub(sess.lastUsed) > s.timeout {
 			s.endLocked(sess)
 		}
 	}
+	// @starter
+	// | // TODO(step 2): end the sessions with no active request whose lastUsed
+	// | // is older than s.timeout.
+	// @end
 }
 
 // close ends every session and stops the sweeper.

@@ -19,12 +19,18 @@ type event struct {
 // Last-Event-ID belongs to (SHOULD); n is the client's cursor within that
 // stream.
 func (e event) id() string {
+	// @step 2: the stream and the number, in decimal
 	return strconv.Itoa(e.stream) + "-" + strconv.FormatUint(e.n, 10)
+	// @starter
+	// | // TODO(step 2): e.stream and e.n in decimal, joined by "-".
+	// | return ""
+	// @end
 }
 
 // parseEventID reads an id that event.id wrote. Anything else, signs and
 // spaces included, is malformed.
 func parseEventID(id string) (stream int, n uint64, ok bool) {
+	// @step 4: read back what id wrote, nothing else
 	s, c, found := strings.Cut(id, "-")
 	if !found || !digits(s) || !digits(c) {
 		return 0, 0, false
@@ -35,6 +41,13 @@ func parseEventID(id string) (stream int, n uint64, ok bool) {
 		return 0, 0, false
 	}
 	return stream, n, true
+	// @starter
+	// | // TODO(step 4): split id at the "-" (strings.Cut); both halves must be
+	// | // digits only (see digits), and n at least 1. Then strconv.Atoi and
+	// | // strconv.ParseUint, which can still fail on a number too large.
+	// | _, _ = strings.Cut, strconv.Atoi
+	// | return 0, 0, false
+	// @end
 }
 
 func digits(s string) bool {

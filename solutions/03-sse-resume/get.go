@@ -27,6 +27,7 @@ const LastEventIDHeader = "Last-Event-Id"
 // belongs to, whichever request opened it ("Resumability and Redelivery":
 // resumption is always a GET).
 func (h *Handler) serveGET(w http.ResponseWriter, r *http.Request) {
+	// @step 1: refuse what is not a GET stream, then open it
 	if !streamable.Accepts(r.Header.Values("Accept"), "text/event-stream") {
 		// The spec puts this rule on the client (MUST) and leaves the
 		// server's answer open; 406 is the course's choice.
@@ -49,11 +50,32 @@ func (h *Handler) serveGET(w http.ResponseWriter, r *http.Request) {
 		return
 	default:
 	}
+	// @step 4: with Last-Event-ID, resume the stream it names
 	if ids := r.Header.Values(LastEventIDHeader); len(ids) > 0 {
 		h.resume(w, r, sess, ids)
 		return
 	}
+	// @was 1
+	// | // TODO(step 4): with a Last-Event-ID header (r.Header.Values), go to
+	// | // h.resume.
+	// @end
 	h.listen(w, r, sess)
+	// @starter
+	// | // TODO(step 1), in this order, each refusal a JSON-RPC error body
+	// | // (httpjson.Error) that ends at once:
+	// | //   - 406 unless Accept lists text/event-stream (streamable.Accepts);
+	// | //   - a bad MCP-Protocol-Version: h.ProtocolVersion(w, r, nil) writes
+	// | //     the 400 itself;
+	// | //   - the session: h.Session(w, r) writes 400 or 404 itself; call the
+	// | //     done function it returns when the GET ends (defer);
+	// | //   - 503 once h.closing is closed: the server is shutting down;
+	// | //   - TODO(step 4): with a Last-Event-ID header (r.Header.Values), go
+	// | //     to h.resume;
+	// | //   - otherwise h.listen.
+	// | _, _ = streamable.Accepts, codeServerError
+	// | httpjson.Error(w, http.StatusNotImplemented, codeServerError,
+	// | 	"GET streams are not written yet: start at step 1 of lessons/03-sse-resume.md")
+	// @end
 }
 
 // listen opens the session's standalone stream. The first one becomes the
@@ -62,6 +84,7 @@ func (h *Handler) serveGET(w http.ResponseWriter, r *http.Request) {
 // away. Before it, they are dropped: nothing is kept for a client that never
 // listened.
 func (h *Handler) listen(w http.ResponseWriter, r *http.Request, sess *streamable.Session) {
+	// @step 1: stream 0, one connection at a time
 	s, made := h.streamsOf(sess, true).standaloneStream()
 	s.mu.Lock()
 	if s.w != nil {
@@ -69,21 +92,51 @@ func (h *Handler) listen(w http.ResponseWriter, r *http.Request, sess *streamabl
 		conflict(w, "this session's standalone stream is already open on another connection; a session has one at a time")
 		return
 	}
+	// @step 3: the first standalone stream is the session's outlet
 	if made {
 		// Before the headers go out: a client that sees the stream open
 		// may at once do what makes the server send it something.
 		sess.Attach(s)
 	}
+	// @was 1
+	// | // TODO(step 3): the first time (made), before the headers go out,
+	// | // make this stream the session's outlet: sess.Attach(s).
+	// | _ = made
+	// @end
 	ew := startEventStream(w)
 	s.attachLocked(ew)
+	// @step 2: a priming event, at the versions that have them
 	if v, _ := sess.Version(); v.Priming {
 		s.sendLocked(nil, retryAfter)
 	}
+	// @was 1
+	// | // TODO(step 2): when the session's version has Priming, send a priming
+	// | // event: s.sendLocked(nil, retryAfter).
+	// @end
 	s.mu.Unlock()
+	// @step 3: the session's ticker, with -tick
 	if made && h.opts.Tick > 0 {
 		go tick(sess, h.opts.Tick)
 	}
+	// @was 1
+	// | // TODO(step 3): the first time (made), start the ticker when
+	// | // h.opts.Tick > 0: go tick(sess, h.opts.Tick).
+	// @end
 	h.hold(r, sess, s, ew)
+	// @starter
+	// | // TODO(step 1):
+	// | //   - s, made := h.streamsOf(sess, true).standaloneStream();
+	// | //   - lock s.mu; if another connection holds the stream (s.w != nil),
+	// | //     unlock and answer with conflict (409);
+	// | //   - ew := startEventStream(w), and attach it to s (s.attachLocked);
+	// | //   - TODO(step 2): when the session's version has Priming, send a
+	// | //     priming event: s.sendLocked(nil, retryAfter);
+	// | //   - TODO(step 3): the first time (made), before the headers go out,
+	// | //     make the stream the session's outlet, sess.Attach(s), and after
+	// | //     unlocking start the ticker when h.opts.Tick > 0: go tick(sess, h.opts.Tick);
+	// | //   - unlock, then h.hold(r, sess, s, ew) until the stream is over.
+	// | httpjson.Error(w, http.StatusNotImplemented, codeServerError, "the standalone stream is not written yet")
+	// @end
 }
 
 // resume attaches this GET to the stream a Last-Event-ID names, after
@@ -91,6 +144,7 @@ func (h *Handler) listen(w http.ResponseWriter, r *http.Request, sess *streamabl
 // stream (basic/transports: the server MUST NOT replay messages that would
 // have been delivered on a different stream).
 func (h *Handler) resume(w http.ResponseWriter, r *http.Request, sess *streamable.Session, ids []string) {
+	// @step 4: replay what was missed, then go on live, under one lock
 	num, seq, ok := parseEventID(ids[0])
 	if !ok || len(ids) > 1 {
 		badEventID(w, ids[0], "it is not an event id this server wrote")
@@ -136,6 +190,23 @@ func (h *Handler) resume(w http.ResponseWriter, r *http.Request, sess *streamabl
 	s.attachLocked(ew)
 	s.mu.Unlock()
 	h.hold(r, sess, s, ew)
+	// @starter
+	// | // TODO(step 4):
+	// | //   - parse ids[0] with parseEventID; malformed, or more than one
+	// | //     header: badEventID (400);
+	// | //   - find the stream: h.streamsOf(sess, false) (nil if the session
+	// | //     never streamed), then its stream(num); none: badEventID;
+	// | //   - lock s.mu for the rest, so that no event slips between the replay
+	// | //     and the live ones. Another connection attached: conflict (409);
+	// | //   - missed, problem := s.set.replay(s, n); a problem: badEventID;
+	// | //   - nothing missed and the stream has ended (s.isEnded()): badEventID
+	// | //     too. A 200 that ends at once makes some clients reconnect for
+	// | //     ever, and one held open makes them wait for ever;
+	// | //   - startEventStream, write each missed event (ew.event(e, 0));
+	// | //   - an ended stream ends here: unlock, ew.finish(), return. Else
+	// | //     attach ew, unlock, and h.hold(r, sess, s, ew).
+	// | badEventID(w, ids[0], "resuming is not written yet")
+	// @end
 }
 
 // hold keeps a GET's response open while its stream goes on, writing a
@@ -146,6 +217,7 @@ func (h *Handler) resume(w http.ResponseWriter, r *http.Request, sess *streamabl
 func (h *Handler) hold(r *http.Request, sess *streamable.Session, s *stream, ew *eventWriter) {
 	defer ew.finish()
 	defer s.detach(ew)
+	// @step 1: keep-alives, until any of the ways a stream ends
 	keepAlive := time.NewTicker(h.opts.KeepAlive)
 	defer keepAlive.Stop()
 	for {
@@ -165,6 +237,16 @@ func (h *Handler) hold(r *http.Request, sess *streamable.Session, s *stream, ew 
 		}
 		return
 	}
+	// @starter
+	// | // TODO(step 1): a time.Ticker of h.opts.KeepAlive (stop it when done),
+	// | // and a loop around a select:
+	// | //   - on a tick, under s.mu, if ew is still the stream's connection
+	// | //     (s.w == ew), write ew.comment("keep-alive"), and go on;
+	// | //   - return on any of r.Context().Done() (the client left),
+	// | //     ew.broken (a write failed), s.ended (the stream is over),
+	// | //     sess.Context().Done() (the session ended) and h.closing.
+	// | _ = time.NewTicker
+	// @end
 }
 
 // badEventID answers a Last-Event-ID that cannot be resumed with 400 and a

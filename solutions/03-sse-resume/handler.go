@@ -1,3 +1,5 @@
+// @step 4: the package doc of the finished stage
+
 // Package resume is stage 03 of the MCP transports course: Server-Sent Event
 // streams a client can resume. It adds to stage 02's Streamable HTTP
 // transport the standalone GET stream, for messages the server starts on its
@@ -10,6 +12,24 @@
 // DELETE and the sessions; it hands this package the SSE answers to requests
 // (streamable.Options.Streams) and every GET (streamable.Options.GET).
 package resume
+
+// @starter
+// | // Package resume is stage 03 of the MCP transports course: Server-Sent Event
+// | // streams a client can resume. It adds to stage 02's Streamable HTTP
+// | // transport the standalone GET stream, for messages the server starts on its
+// | // own, and event ids on every stream, so that a client whose connection
+// | // broke can come back with Last-Event-ID and be given exactly what it missed
+// | // (MCP 2025-11-25, basic/transports, "Listening for Messages from the
+// | // Server" and "Resumability and Redelivery").
+// | //
+// | // You write this package. lessons/03-sse-resume.md explains each step, and
+// | // `go test ./grader -run Lesson03` grades it. Every place to write is marked
+// | // TODO(step N). It plugs into your stage 02 package, without copying it:
+// | // stage 02 still serves POST, DELETE and the sessions, and hands this
+// | // package the SSE answers to requests (streamable.Options.Streams) and every
+// | // GET (streamable.Options.GET). NewHandler below shows the whole seam.
+// | package resume
+// @end
 
 import (
 	"context"
@@ -86,10 +106,12 @@ func positive[T int | time.Duration](v, def T) T {
 }
 
 // CloseStreams ends every GET stream and refuses new ones, for a graceful
-// shutdown: a GET stream never ends by itself, so a server waiting for its
-// requests to finish would wait for ever. POST streams end with their
-// requests.
+// shutdown (serve.Run calls it before http.Server.Shutdown): a GET stream
+// never ends by itself, so a server waiting for its requests to finish
+// would wait for ever. POST streams end with their requests, as in stage
+// 02, whose CloseStreams it calls too.
 func (h *Handler) CloseStreams() {
+	h.Handler.CloseStreams()
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	select {
@@ -177,16 +199,25 @@ func (set *sessionStreams) stream(num int) *stream {
 func (set *sessionStreams) log(s *stream, data []byte) event {
 	set.mu.Lock()
 	defer set.mu.Unlock()
+	// @step 2: number the event, and keep it
 	s.last++
 	s.kept++
 	e := event{stream: s.num, n: s.last, data: data}
 	set.events.add(e, set.evicted)
 	return e
+	// @starter
+	// | // TODO(step 2): count the stream's events: s.last is the number of its
+	// | // newest one, and s.kept how many of its events the log holds. Make the
+	// | // event (stream s.num, number s.last, data), keep it in set.events with
+	// | // set.events.add(e, set.evicted), and return it.
+	// | return event{stream: s.num, data: data}
+	// @end
 }
 
 // evicted notes that e left the log. A stream that has ended with nothing
 // left to replay is forgotten: a GET naming it gets 400, like any unknown id.
 func (set *sessionStreams) evicted(e event) {
+	// @step 4: note what the log no longer keeps
 	s := set.streams[e.stream]
 	if s == nil {
 		return
@@ -196,6 +227,12 @@ func (set *sessionStreams) evicted(e event) {
 	if s.kept == 0 && s.isEnded() {
 		delete(set.streams, s.num)
 	}
+	// @starter
+	// | // TODO(step 4): find e's stream in set.streams (it may be gone). Note
+	// | // that its events up to e.n are no longer kept (s.dropped), and that
+	// | // it keeps one event fewer (s.kept). Once an ended stream keeps none,
+	// | // delete it from set.streams.
+	// @end
 }
 
 // end notes that s has sent its last event.
@@ -212,6 +249,7 @@ func (set *sessionStreams) end(s *stream) {
 func (set *sessionStreams) replay(s *stream, n uint64) ([]event, string) {
 	set.mu.Lock()
 	defer set.mu.Unlock()
+	// @step 4: the events after n, or why there are none
 	switch {
 	case n > s.last:
 		return nil, "it is not an id of this session's events"
@@ -219,11 +257,19 @@ func (set *sessionStreams) replay(s *stream, n uint64) ([]event, string) {
 		return nil, "events after it have been dropped from the replay buffer, so the stream cannot be resumed without a gap"
 	}
 	return set.events.after(s.num, n), ""
+	// @starter
+	// | // TODO(step 4): an n the stream never reached (above s.last) is not
+	// | // one of its ids; an n below s.dropped means events after it are gone,
+	// | // and a replay would have a gap. Say why in either case. Otherwise
+	// | // return set.events.after(s.num, n).
+	// | return nil, "resuming is not written yet: step 4 of lessons/03-sse-resume.md"
+	// @end
 }
 
 // tick sends the session's standalone stream a log message every interval,
 // until the session ends.
 func tick(sess *streamable.Session, interval time.Duration) {
+	// @step 3: a log message every interval, until the session ends
 	ctx := sess.Context()
 	ticker := time.NewTicker(interval)
 	defer ticker.Stop()
@@ -235,4 +281,10 @@ func tick(sess *streamable.Session, interval time.Duration) {
 		}
 		sess.Log(ctx, mcp.LevelInfo, "ticker", map[string]int{"tick": n})
 	}
+	// @starter
+	// | // TODO(step 3): a time.Ticker of interval; on each tick n (1, 2, 3, …)
+	// | // call sess.Log(ctx, mcp.LevelInfo, "ticker", map[string]int{"tick": n}),
+	// | // with ctx := sess.Context(). Stop the ticker and return once ctx is done.
+	// | _ = mcp.LevelInfo
+	// @end
 }

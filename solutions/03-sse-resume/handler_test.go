@@ -186,8 +186,19 @@ func TestResumeReplaysExactlyWhatWasMissed(t *testing.T) {
 	require.Equal(t, "1-2", last.id)
 	post.Body.Close() // the client goes away; the countdown goes on
 
-	time.Sleep(100 * time.Millisecond)
-	evs := readEvents(t, s.do(http.MethodGet, session, "2025-11-25", last.id, "")).rest()
+	// Until the server sees the client gone, the stream is still attached
+	// to its connection, and a GET that resumes it gets 409.
+	var resumed *http.Response
+	require.Eventually(t, func() bool {
+		resumed = s.do(http.MethodGet, session, "2025-11-25", last.id, "")
+		if resumed.StatusCode == http.StatusConflict {
+			resumed.Body.Close()
+			return false
+		}
+		return true
+	}, 2*time.Second, 5*time.Millisecond)
+	require.Equal(t, http.StatusOK, resumed.StatusCode)
+	evs := readEvents(t, resumed).rest()
 	assert.Equal(t, []string{"1-3", "1-4", "1-5", "1-6", "1-7"}, ids(evs), "the rest of stream 1, once each, then the end")
 	assert.Contains(t, evs[4].data, `"result"`)
 }

@@ -64,11 +64,19 @@ func (s *stream) Send(_ context.Context, msg *jsonrpc.Message) error {
 // sendLocked logs an event and writes it; data nil makes a priming event.
 // The caller holds s.mu.
 func (s *stream) sendLocked(data []byte, retry time.Duration) event {
+	// @step 2: log the event, then write it, if a connection is attached
 	e := s.set.log(s, data)
 	if s.w != nil && s.w.event(e, retry) != nil {
 		s.w = nil // the client went away; the event is kept for its return
 	}
 	return e
+	// @starter
+	// | // TODO(step 2): log the event first (s.set.log), so that a client that
+	// | // is away can have it later; then, if a connection is attached (s.w),
+	// | // write it there with retry. When the write fails, the client has gone:
+	// | // set s.w to nil, and the event waits in the log for its return.
+	// | return event{}
+	// @end
 }
 
 // attach makes w the stream's connection, unless another one holds it.
@@ -115,6 +123,7 @@ type postStream struct {
 // it. In stateless mode nothing can be resumed, so the stream is a plain one,
 // without ids.
 func (h *Handler) Open(w http.ResponseWriter, r *http.Request, sess *streamable.Session) streamable.Stream {
+	// @step 2: a stream with event ids, primed at 2025-11-25
 	if h.opts.Stateless {
 		return sse.NewStream(w)
 	}
@@ -131,6 +140,19 @@ func (h *Handler) Open(w http.ResponseWriter, r *http.Request, sess *streamable.
 	// the stream.
 	p.unwatch = context.AfterFunc(r.Context(), func() { s.detach(p.own) })
 	return p
+	// @starter
+	// | // TODO(step 2): in stateless mode, keep the plain stream below. Else:
+	// | //   - s := h.streamsOf(sess, true).newStream(), the session's next stream;
+	// | //   - p := &postStream{stream: s, own: startEventStream(w)};
+	// | //   - under s.mu: attach p.own to s, and when the session's version has
+	// | //     Priming (sess.Version()), send a priming event with
+	// | //     s.sendLocked(nil, retryAfter);
+	// | //   - a client that drops the POST has not cancelled the request: let
+	// | //     go of its connection at once, so that a GET can resume the stream:
+	// | //     p.unwatch = context.AfterFunc(r.Context(), func() { s.detach(p.own) });
+	// | //   - return p.
+	// | return sse.NewStream(w)
+	// @end
 }
 
 // Close ends the stream: the request's response has been sent, or none will

@@ -35,9 +35,13 @@ type Allowlist struct {
 // an error: an allowlist with a typo in it must stop the server, not quietly
 // allow less, or more, than its owner meant.
 func NewAllowlist(patterns ...string) (*Allowlist, error) {
+	// @step 2: no patterns: this machine's pages
 	if len(patterns) == 0 {
 		patterns = LoopbackOrigins
 	}
+	// @starter
+	// | // TODO(step 2): with no patterns at all, use LoopbackOrigins.
+	// @end
 	a := &Allowlist{}
 	for _, s := range patterns {
 		p, err := parsePattern(s)
@@ -52,6 +56,7 @@ func NewAllowlist(patterns ...string) (*Allowlist, error) {
 // Allows reports whether a request whose Origin header is origin may be
 // served.
 func (a *Allowlist) Allows(origin string) bool {
+	// @step 2: origins parsed, then matched
 	o, ok := parseOrigin(origin)
 	if !ok {
 		return false
@@ -62,6 +67,20 @@ func (a *Allowlist) Allows(origin string) bool {
 		}
 	}
 	return false
+	// @starter
+	// | // A first version, for step 1: an origin is allowed when a pattern is
+	// | // the very same string. It refuses look-alikes, but also every origin
+	// | // a wildcard should let in, and HTTPS://APP.EXAMPLE.COM.
+	// | //
+	// | // TODO(step 2): parse origin (parseOrigin; false if it does not
+	// | // parse), then allow it when some pattern matches it (p.matches).
+	// | for _, p := range a.patterns {
+	// | 	if p.text == origin {
+	// | 		return true
+	// | 	}
+	// | }
+	// | return false
+	// @end
 }
 
 // String lists the patterns, for log lines.
@@ -87,6 +106,7 @@ var defaultPorts = map[string]string{"http": "80", "https": "443", "ws": "80", "
 // parseOrigin parses an Origin header. ok is false for anything a browser
 // would not send as an origin, "null" among them.
 func parseOrigin(s string) (o origin, ok bool) {
+	// @step 2: scheme://host[:port], as a browser writes it
 	scheme, rest, found := strings.Cut(s, "://")
 	if !found || !isScheme(scheme) {
 		return origin{}, false
@@ -103,7 +123,20 @@ func parseOrigin(s string) (o origin, ok bool) {
 		o.port = ""
 	}
 	return o, true
+	// @starter
+	// | // TODO(step 2): cut s at "://" (strings.Cut): a scheme of letters
+	// | // (then letters, digits, "+", "-", "."), then host[:port] with
+	// | // nothing after it: no "/", no "?", no "@".
+	// | //   - host: lower-cased; DNS labels of a-z, 0-9, "-" and "_", none
+	// | //     empty (so no trailing dot) and no byte above 0x7F; or an IPv6
+	// | //     address in brackets (netip.ParseAddr).
+	// | //   - port: digits from 1 to 65535, no leading zero. Drop it when it
+	// | //     is the scheme's default (defaultPorts).
+	// | return origin{}, false
+	// @end
 }
+
+// @step 2: the parts of an origin
 
 // isScheme reports whether s is a URL scheme: a letter, then letters,
 // digits, "+", "-" or ".".
@@ -182,6 +215,8 @@ func canonicalHost(h string) (string, bool) {
 	return h, true
 }
 
+// @end
+
 // pattern is one entry of an Allowlist.
 type pattern struct {
 	text    string // as written, for messages
@@ -195,6 +230,7 @@ type pattern struct {
 
 // parsePattern parses one allowlist entry.
 func parsePattern(s string) (pattern, error) {
+	// @step 2: an origin, with its three wildcards; anything else an error
 	bad := func(why string) (pattern, error) {
 		return pattern{}, fmt.Errorf("allowed origin %q: %s", s, why)
 	}
@@ -235,10 +271,21 @@ func parsePattern(s string) (pattern, error) {
 		p.port = ""
 	}
 	return p, nil
+	// @starter
+	// | // TODO(step 2): parse s like an origin, with three wildcards: a port
+	// | // of "*" (anyPort), a host of "*" (anyHost; refuse it for http and
+	// | // https: it would let every web site in), and a host that starts
+	// | // with "*." (subs, host = the domain after it, of two labels or
+	// | // more). A "*" anywhere else is an error, and so is anything
+	// | // parseOrigin would refuse. Say which pattern, and why:
+	// | //   fmt.Errorf("allowed origin %q: %s", s, why)
+	// | return pattern{text: s}, nil
+	// @end
 }
 
 // matches reports whether o is one of the origins p names.
 func (p pattern) matches(o origin) bool {
+	// @step 2: scheme, port and host; a wildcard on a label boundary
 	if o.scheme != p.scheme || (!p.anyPort && o.port != p.port) {
 		return false
 	}
@@ -252,4 +299,11 @@ func (p pattern) matches(o origin) bool {
 		return strings.HasSuffix(o.host, "."+p.host)
 	}
 	return o.host == p.host
+	// @starter
+	// | // TODO(step 2): the same scheme; the same port, unless anyPort; and
+	// | // the same host, or any host for anyHost, or for subs a host that
+	// | // ends in "." + p.host: the dot keeps the match on a label boundary
+	// | // (app.example.com, never xexample.com).
+	// | return false
+	// @end
 }

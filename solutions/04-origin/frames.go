@@ -20,13 +20,7 @@ import (
 // so that concurrency, cancellation, batches, error codes and the session's
 // outlet (log messages, server requests) all come from stage 01 as they are.
 
-// frameReader gives the loop one line per text frame. A frame's JSON may
-// span lines, which on stdin would be several messages; so a frame that is
-// valid JSON is compacted (json.Compact drops the whitespace between tokens,
-// and a JSON string never holds a raw newline). A frame that is not valid
-// JSON stays invalid: its line breaks become NUL bytes, which no JSON text
-// may contain, so the loop answers -32700 for the whole frame, as it would
-// for a bad line on stdin, and never mistakes a piece of it for a message.
+// frameReader gives the loop one line per text frame.
 type frameReader struct {
 	ws   *websocket.Conn
 	gone func() // called when the client has gone: it stops the loop
@@ -38,6 +32,7 @@ type frameReader struct {
 }
 
 func (r *frameReader) Read(p []byte) (int, error) {
+	// @step 5: one text frame at a time, as one line
 	for len(r.line) == 0 {
 		kind, frame, err := r.ws.ReadMessage()
 		if err != nil {
@@ -57,6 +52,23 @@ func (r *frameReader) Read(p []byte) (int, error) {
 	n := copy(p, r.line)
 	r.line = r.line[n:]
 	return n, nil
+	// @starter
+	// | // TODO(step 5): while r.line is empty, read a frame
+	// | // (r.ws.ReadMessage):
+	// | //   - on an error the client has gone or the connection broke: call
+	// | //     r.gone() (nobody is left to read an answer, so the requests
+	// | //     still running must be cancelled, not waited for as at the end
+	// | //     of stdin) and return io.EOF;
+	// | //   - a binary frame: r.refuse(websocket.CloseUnsupportedData, ...)
+	// | //     and return io.EOF;
+	// | //   - a text frame: extend the read deadline
+	// | //     (r.ws.SetReadDeadline(time.Now().Add(pongWait))), and make it
+	// | //     r.line with asLine.
+	// | // Then copy what fits of r.line into p, keep the rest for the next
+	// | // Read, and return how much you copied.
+	// | r.gone()
+	// | return 0, io.EOF
+	// @end
 }
 
 func (r *frameReader) refuse(code int, reason string) {
@@ -75,6 +87,14 @@ func (r *frameReader) refused() (int, string) {
 
 // asLine makes one frame one line of the loop's input.
 func asLine(frame []byte) []byte {
+	// @step 5: JSON compacted onto one line; anything else kept invalid
+	// A frame's JSON may span lines, which on stdin would be several
+	// messages; so a frame that is valid JSON is compacted (json.Compact
+	// drops the whitespace between tokens, and a JSON string never holds a
+	// raw newline). A frame that is not valid JSON stays invalid: its line
+	// breaks become NUL bytes, which no JSON text may contain, so the loop
+	// answers -32700 for the whole frame, as it would for a bad line on
+	// stdin, and never mistakes a piece of it for a message.
 	if len(bytes.TrimSpace(frame)) == 0 {
 		return []byte("\n") // a blank line: no message, and no answer
 	}
@@ -90,13 +110,21 @@ func asLine(frame []byte) []byte {
 	}
 	line.WriteByte('\n')
 	return line.Bytes()
+	// @starter
+	// | // TODO(step 5): a frame's JSON may span lines, which on stdin would be
+	// | // several messages. When json.Compact accepts the frame, its output
+	// | // is one line (it drops the whitespace between tokens, and a JSON
+	// | // string never holds a raw newline). When it does not, the frame is
+	// | // not valid JSON and must stay so: turn each '\n' and '\r' into a
+	// | // NUL byte (never into a space, which could make it valid), so that
+	// | // the loop answers -32700 for the whole frame. A blank frame becomes
+	// | // a blank line. End the line with '\n'.
+	// | return append(frame, '\n')
+	// @end
 }
 
 // frameWriter sends each line the loop writes as one text frame, without
-// its newline. The loop writes each message whole, in one Write under its
-// lock; the writer still cuts at newlines rather than at Write boundaries,
-// so that a loop that wrote a message and its newline apart would not
-// send the client an empty frame.
+// its newline.
 type frameWriter struct {
 	ws *websocket.Conn
 
@@ -105,6 +133,11 @@ type frameWriter struct {
 }
 
 func (w *frameWriter) Write(p []byte) (int, error) {
+	// @step 5: each line one text frame, cut at newlines
+	// The loop writes each message whole, in one Write under its lock; the
+	// writer still cuts at newlines rather than at Write boundaries, so that
+	// a loop that wrote a message and its newline apart would not send the
+	// client an empty frame.
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	n := len(p)
@@ -124,4 +157,13 @@ func (w *frameWriter) Write(p []byte) (int, error) {
 		}
 		w.partial, p = w.partial[:0], p[i+1:]
 	}
+	// @starter
+	// | // TODO(step 5): under w.mu, cut p at each '\n'. Each complete line
+	// | // (with w.partial before it, if an earlier Write began it) goes out
+	// | // as one text frame (w.ws.WriteMessage(websocket.TextMessage, ...)),
+	// | // after w.ws.SetWriteDeadline(time.Now().Add(writeTimeout)); keep a
+	// | // piece with no '\n' yet in w.partial. Return len(p), or the write
+	// | // error.
+	// | return len(p), nil
+	// @end
 }

@@ -1,3 +1,5 @@
+// @step 6: the package doc of the finished stage
+
 // Package origin is stage 04 of the MCP transports course: it decides which
 // web pages may talk to the server. A browser lets any page send requests to
 // any address, localhost included; the server is what must refuse a page it
@@ -14,6 +16,27 @@
 //
 // One Allowlist decides for every entry point a browser can reach.
 package origin
+
+// @starter
+// | // Package origin is stage 04 of the MCP transports course: it decides which
+// | // web pages may talk to the server. A browser lets any page send requests to
+// | // any address, localhost included; the server is what must refuse a page it
+// | // does not trust. The spec says servers MUST validate the Origin header on
+// | // all incoming connections, and answer 403 Forbidden to an Origin that is
+// | // present and invalid (MCP 2025-11-25, basic/transports, "Security
+// | // Warning").
+// | //
+// | // You write this package. lessons/04-origin.md explains each step, and
+// | // `go test ./grader -run Lesson04` grades it. Every place to write is marked
+// | // TODO(step N). It wraps your stage 03 handler, without copying it:
+// | //
+// | //	/mcp  Host check → Origin check (403) → CORS (rs/cors) → stage 03
+// | //	/ws   Host check → WebSocket handshake, Origin checked by Upgrader.CheckOrigin
+// | //	      → stage 01's message loop, one JSON-RPC message per text frame
+// | //
+// | // One Allowlist decides for every entry point a browser can reach.
+// | package origin
+// @end
 
 import (
 	"fmt"
@@ -68,6 +91,7 @@ func NewHandler(server *mcp.Server, opts Options) (*Handler, error) {
 		h.sockets.max = streamable.DefaultMaxSessions
 	}
 
+	// @step 4: CORS with rs/cors, inside the guard
 	// CORS lets a page the allowlist trusts read the answers, and send the
 	// headers MCP needs. It runs inside the guard: rs/cors answers every
 	// preflight with 204, a refused origin's included (it only leaves out
@@ -82,9 +106,30 @@ func NewHandler(server *mcp.Server, opts Options) (*Handler, error) {
 		MaxAge:         600,
 	})
 	h.endpoint = h.guard(grant.Handler(h.mcp))
+	// @starter
+	// | // TODO(step 4): CORS, with github.com/rs/cors, between the guard and
+	// | // stage 03: cors.New(cors.Options{...}).Handler(h.mcp), where
+	// | //   - AllowOriginFunc is allow.Allows (the same allowlist; rs/cors
+	// | //     then echoes the origin, never "*"),
+	// | //   - AllowedMethods are GET, POST and DELETE,
+	// | //   - AllowedHeaders are Accept, Content-Type, Authorization and
+	// | //     MCP's own: streamable.SessionIDHeader,
+	// | //     streamable.ProtocolVersionHeader, resume.LastEventIDHeader,
+	// | //   - ExposedHeaders is streamable.SessionIDHeader, so that a page
+	// | //     can read its session id.
+	// | // rs/cors answers every preflight with 204, a refused origin's
+	// | // included: it must sit inside the guard, never around it.
+	// | h.endpoint = h.guard(h.mcp)
+	// @end
 
 	h.upgrader = websocket.Upgrader{
-		CheckOrigin:      h.originAllowed,
+		// @step 5: the WebSocket handshake asks the allowlist
+		CheckOrigin: h.originAllowed,
+		// @starter
+		// | // TODO(step 5): CheckOrigin: h.originAllowed. Left nil, gorilla
+		// | // compares the Origin's host with Host, which refuses every
+		// | // allowed page served from another host.
+		// @end
 		HandshakeTimeout: handshakeTimeout,
 		Subprotocols:     []string{subprotocol}, // chosen when the client offers it
 		Error: func(w http.ResponseWriter, r *http.Request, status int, reason error) {
@@ -113,22 +158,41 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // (cross-origin, and every POST).
 func (h *Handler) guard(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		// @step 1: a foreign Origin gets 403, on every method
 		switch {
+		// @step 3: the Host check comes first
 		case !hostAllowed(r):
 			forbidden(w, "Host %q is not a name of this machine: a request on a loopback address must say localhost, 127.0.0.1 or [::1] (a defence against DNS rebinding)", r.Host)
+		// @was 1
+		// | // TODO(step 3): before the Origin check, the same for !hostAllowed(r).
+		// @end
 		case !h.originAllowed(r):
 			forbidden(w, "Origin %q is not allowed to use this server", r.Header.Get("Origin"))
 		default:
 			next.ServeHTTP(w, r)
 		}
+		// @starter
+		// | // TODO(step 1): when h.originAllowed(r) is false, answer with
+		// | // forbidden(w, ...) and return, whatever the method.
+		// | //
+		// | // TODO(step 3): before that, the same for !hostAllowed(r).
+		// | next.ServeHTTP(w, r)
+		// @end
 	})
 }
 
 // originAllowed reports whether r's Origin, if it has one, is on the
 // allowlist. Two Origin headers are one too many.
 func (h *Handler) originAllowed(r *http.Request) bool {
+	// @step 1: no Origin, or exactly one the allowlist allows
 	origins := r.Header.Values("Origin")
 	return len(origins) == 0 || (len(origins) == 1 && h.allow.Allows(origins[0]))
+	// @starter
+	// | // TODO(step 1): no Origin header at all (r.Header.Values) is
+	// | // allowed; exactly one is allowed when h.allow.Allows it; anything
+	// | // else is not.
+	// | return true
+	// @end
 }
 
 // forbidden answers 403 with a JSON-RPC error body, as the spec allows for
@@ -138,9 +202,9 @@ func forbidden(w http.ResponseWriter, format string, args ...any) {
 }
 
 // CloseStreams ends the GET streams and the WebSockets, and refuses new
-// ones, for a graceful shutdown (http.Server.RegisterOnShutdown): neither
-// ever ends by itself, and Shutdown does not wait for a WebSocket, whose
-// connection it no longer owns.
+// ones, for a graceful shutdown (serve.Run calls it before
+// http.Server.Shutdown): neither ever ends by itself, and Shutdown does not
+// wait for a WebSocket, whose connection it no longer owns.
 func (h *Handler) CloseStreams() {
 	h.mcp.CloseStreams()
 	h.sockets.closeAll()

@@ -20,22 +20,37 @@ import (
 // the official Go SDK does, so a server listening on every interface still
 // guards the requests that come in on loopback.
 func hostAllowed(r *http.Request) bool {
+	// @step 3: not on loopback, or a loopback name
 	return !arrivedOnLoopback(r) || isLoopbackHost(r.Host)
+	// @starter
+	// | // TODO(step 3): true when r did not arrive on loopback, or when its
+	// | // Host is a loopback name (the two functions below).
+	// | return true
+	// @end
 }
 
 // arrivedOnLoopback reports whether r came in on a loopback address.
 func arrivedOnLoopback(r *http.Request) bool {
+	// @step 3: the local address of the connection
 	addr, _ := r.Context().Value(http.LocalAddrContextKey).(net.Addr)
 	if addr == nil {
 		return false
 	}
 	ap, err := netip.ParseAddrPort(addr.String())
 	return err == nil && ap.Addr().Unmap().IsLoopback()
+	// @starter
+	// | // TODO(step 3): net/http puts the connection's local address in the
+	// | // request's context: r.Context().Value(http.LocalAddrContextKey), a
+	// | // net.Addr. Parse its String() with netip.ParseAddrPort, and ask the
+	// | // address (Unmap it first) IsLoopback.
+	// | return false
+	// @end
 }
 
 // isLoopbackHost reports whether a Host header names this machine without
 // DNS: localhost, or a loopback IP address, with or without a port.
 func isLoopbackHost(host string) bool {
+	// @step 3: localhost or a loopback address, without DNS
 	if h, _, err := net.SplitHostPort(host); err == nil {
 		host = h
 	} else {
@@ -46,6 +61,14 @@ func isLoopbackHost(host string) bool {
 	}
 	ip, err := netip.ParseAddr(host)
 	return err == nil && ip.Zone() == "" && ip.Unmap().IsLoopback()
+	// @starter
+	// | // TODO(step 3): drop the port (net.SplitHostPort, which also strips
+	// | // the brackets of [::1]:8080; without a port, trim them yourself).
+	// | // Then: "localhost" in any case (strings.EqualFold), or an address
+	// | // netip.ParseAddr reads, without a zone, that IsLoopback. Never a
+	// | // name that merely starts with localhost.
+	// | return false
+	// @end
 }
 
 // Listen opens the server's socket on addr. Reachable beyond this machine,
@@ -56,6 +79,7 @@ func isLoopbackHost(host string) bool {
 // the spec asks local servers to bind to 127.0.0.1 (basic/transports,
 // "Security Warning").
 func Listen(addr string, allowlisted bool) (net.Listener, error) {
+	// @step 6: beyond loopback only with an explicit allowlist
 	if !allowlisted {
 		host, _, err := net.SplitHostPort(addr)
 		if err != nil {
@@ -72,5 +96,11 @@ func Listen(addr string, allowlisted bool) (net.Listener, error) {
 				"(-allow-origin https://app.example.com), or listen on 127.0.0.1", addr, where)
 		}
 	}
+	// @starter
+	// | // TODO(step 6): unless allowlisted, split addr (net.SplitHostPort);
+	// | // a host that is neither "localhost" nor a loopback IP address (""
+	// | // means every interface) gets an error that says to pass
+	// | // -allow-origin, or to listen on 127.0.0.1.
+	// @end
 	return net.Listen("tcp", addr)
 }

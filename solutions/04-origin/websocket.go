@@ -47,6 +47,7 @@ const subprotocol = "mcp"
 // made and messages exchanged (basic/transports, "Custom Transports").
 func (h *Handler) WebSocket() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		// @step 5: the Host check, room for one more, the handshake
 		if !hostAllowed(r) {
 			forbidden(w, "Host %q is not a name of this machine: a request on a loopback address must say localhost, 127.0.0.1 or [::1] (a defence against DNS rebinding)", r.Host)
 			return
@@ -61,6 +62,16 @@ func (h *Handler) WebSocket() http.Handler {
 			return // Upgrade has answered
 		}
 		h.serveSocket(ws)
+		// @starter
+		// | // TODO(step 5), in this order:
+		// | //   - !hostAllowed(r): forbidden(w, ...), as the guard does;
+		// | //   - h.sockets.full(): 503 Service Unavailable;
+		// | //   - ws, err := h.upgrader.Upgrade(w, r, nil): on an error,
+		// | //     Upgrade has answered already (403 when CheckOrigin said
+		// | //     no), so just return;
+		// | //   - h.serveSocket(ws).
+		// | http.Error(w, "the WebSocket entry point is not written yet: step 5 of lessons/04-origin.md", http.StatusNotImplemented)
+		// @end
 	})
 }
 
@@ -81,7 +92,14 @@ func (h *Handler) serveSocket(ws *websocket.Conn) {
 	go ping(ctx, ws)
 
 	in := &frameReader{ws: ws, gone: cancel}
+	// @step 5: stage 01's loop, over the socket
 	stdio.Serve(ctx, in, &frameWriter{ws: ws}, h.server)
+	// @starter
+	// | // TODO(step 5): run stage 01's loop over the socket:
+	// | // stdio.Serve(ctx, in, &frameWriter{ws: ws}, h.server). It returns
+	// | // when the client goes (in cancels ctx), when writing fails, or when
+	// | // the server shuts down (CloseStreams cancels ctx).
+	// @end
 
 	code, reason := in.refused()
 	switch {

@@ -31,7 +31,8 @@ func TestThePageNamesItsRun(t *testing.T) {
 }
 
 func TestWaitHoldsUntilDone(t *testing.T) {
-	srv := httptest.NewServer(&Pages{Hold: 5 * time.Second})
+	pages := &Pages{Hold: 5 * time.Second}
+	srv := httptest.NewServer(pages)
 	defer srv.Close()
 	assert.Contains(t, get(t, srv.URL+"/wait?run="), "done", "a page opened by hand is never held")
 
@@ -43,7 +44,12 @@ func TestWaitHoldsUntilDone(t *testing.T) {
 		}
 		answered <- time.Now()
 	}()
-	time.Sleep(200 * time.Millisecond)
+	// The handler makes the run's channel before it waits on it.
+	require.Eventually(t, func() bool {
+		pages.mu.Lock()
+		defer pages.mu.Unlock()
+		return pages.runs["1"] != nil
+	}, 2*time.Second, time.Millisecond, "/wait?run=1 never reached the handler")
 	select {
 	case <-answered:
 		t.Fatal("/wait answered before the page was done")

@@ -3,28 +3,35 @@
 //
 //	go run ./tools/coursetest
 //
-// In order: gofmt, go vet, the unit tests of the given code, the reference
-// solutions and the course command (cmd/course, whose classroom test checks
-// its HTML report in a headless Chromium) under the race detector, the grader
-// against the reference, the proofs that the grader works (grader/proof), the
-// check that the grader output quoted in the lessons is current
-// (tools/capture), and the interop tests, in which real clients drive the
-// reference servers (interop/, a module of its own; see interop/README.md):
-// the official Go SDK and TypeScript SDK clients, both MCP Inspector CLIs, and
-// the official MCP conformance suite. Last, the benchmark (bench/, a module of
-// its own): its peer servers through the whole tool contract, a smoke run of
-// every row with tiny counts, and a smoke run of the compatibility table
-// (cmd/compat, which grades the peers with the grader's external mode). The
-// npm steps need npm and Node.js 18 or
-// newer (the TypeScript SDK client and peer run on it); they install the Node.js 22
-// that the suite and the Inspectors run on from the npm registry.
+// In order: that git tracks no built executable (tools/binaries), gofmt, go
+// vet, the unit tests of the given code, the course's tools (tools/stoptest
+// among them: every command that says it listens stops cleanly on SIGTERM
+// sent right after it says so, 200 times each), the reference solutions and
+// the course command (cmd/course, whose classroom test checks its HTML report
+// in a headless Chromium) under the race detector, the grader against the
+// reference, the proofs that the grader works (grader/proof), the check that
+// the grader output quoted in the lessons is current (tools/capture), and the
+// interop tests, in which real clients drive the reference servers (interop/,
+// a module of its own; see interop/README.md): the official Go SDK and
+// TypeScript SDK clients, both MCP Inspector CLIs, and the official MCP
+// conformance suite. Last, the benchmark (bench/, a module of its own): its
+// peer servers through the whole tool contract, a smoke run of every row with
+// tiny counts, and a smoke run of the compatibility table (cmd/compat, which
+// grades the peers with the grader's external mode). The npm steps need npm
+// and Node.js 18 or newer (the TypeScript SDK client and peer run on it);
+// they install the Node.js 22 that the suite and the Inspectors run on from
+// the npm registry.
 //
 // It also works on a learner's clone, where the stage folders hold the
 // learner's code: the proofs then grade the starters as shipped (read back
 // from git), and gofmt and go vet skip the learner's folders, saying so.
 // CI sets COURSE_CI=1, which makes a starter folder that differs from its
-// manifest (grader/starters.sum) an error instead: a course change that
-// edits a starter must regenerate the manifest, with
+// manifest (grader/starters.sum) an error instead.
+//
+// The starters are generated from the regions of the reference (see
+// tools/stages), and a unit test fails when they are stale. A course change
+// that changes a starter changes the reference's regions, then regenerates
+// the starter folders and their manifest with
 //
 //	go run ./tools/coursetest -write-starters
 package main
@@ -39,10 +46,14 @@ import (
 	"time"
 
 	"mcpcourse/grader"
+	"mcpcourse/tools/binaries"
+	"mcpcourse/tools/courseroot"
+	"mcpcourse/tools/stages"
 	"mcpcourse/tools/starters"
 )
 
-// step is one gate: a command, run from a folder of the course.
+// step is one gate: a command, run from a folder of the course, or a
+// function of this program's own.
 type step struct {
 	name string
 	dir  string // relative to the course root
@@ -51,6 +62,21 @@ type step struct {
 	// check, when set, judges the command's output instead of its exit
 	// status alone (gofmt -l exits 0 even when files need formatting).
 	check func(out string) error
+	// do, when set, is the gate itself, instead of a command.
+	do func(root string) error
+}
+
+// noBinaries refuses an executable that git tracks: nothing built is
+// committed.
+func noBinaries(root string) error {
+	found, err := binaries.Committed(root)
+	if err != nil {
+		return err
+	}
+	if len(found) > 0 {
+		return fmt.Errorf("git tracks built executables; remove them (git rm --cached) and let .gitignore keep them out:\n%s", strings.Join(found, "\n"))
+	}
+	return nil
 }
 
 func steps(learnerFolders []string) []step {
@@ -72,14 +98,15 @@ func steps(learnerFolders []string) []step {
 	if len(learnerFolders) == 0 {
 		vet = append(vet, "./...")
 	} else {
-		vet = append(vet, "./internal/...", "./solutions/...", "./grader/...", "./cmd/...")
+		vet = append(vet, "./internal/...", "./tools/...", "./solutions/...", "./grader/...", "./cmd/...")
 	}
 	return []step{
+		{name: "no built binary is committed", do: noBinaries},
 		{name: "gofmt", args: []string{"gofmt", "-l", "."}, check: gofmtClean},
 		{name: "go vet", args: vet},
 		{name: "go vet (interop)", dir: "interop", args: []string{"go", "vet", "./..."}},
 		{name: "go vet (bench)", dir: "bench", args: []string{"go", "vet", "./..."}},
-		{name: "unit tests, race detector", args: []string{"go", "test", "-race", "-count=1", "./internal/...", "./solutions/...", "./grader/internal/...", "./grader/steps/...", "./cmd/..."}},
+		{name: "unit tests, race detector", args: []string{"go", "test", "-race", "-count=1", "./internal/...", "./solutions/...", "./grader/check/...", "./grader/internal/...", "./grader/variants/...", "./tools/...", "./cmd/..."}},
 		{name: "grader on the reference, race detector", env: []string{"GRADER_TARGET=solutions", "GRADER_RACE=1"},
 			args: []string{"go", "test", "-race", "-count=1", "./grader"}},
 		{name: "proofs that the grader works", args: []string{"go", "test", "-count=1", "-timeout=30m", "./grader/proof"}},
@@ -120,19 +147,20 @@ func npmCI(what, dir string, flags ...string) step {
 }
 
 func main() {
-	writeStarters := flag.Bool("write-starters", false, "rewrite "+starters.ManifestPath+" from the starter folders as they are, and exit")
+	writeStarters := flag.Bool("write-starters", false, "generate the starter folders from the reference's regions, rewrite "+starters.ManifestPath+" from them, and exit")
+	force := flag.Bool("force", false, "with -write-starters: overwrite starter folders that differ from "+starters.ManifestPath)
 	flag.Parse()
-	root, err := grader.ModuleRoot()
+	root, err := courseroot.Find()
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "coursetest:", err)
 		os.Exit(2)
 	}
 	if *writeStarters {
-		if err := rewriteManifest(root); err != nil {
+		if err := writeStartersAndManifest(root, *force); err != nil {
 			fmt.Fprintln(os.Stderr, "coursetest:", err)
 			os.Exit(1)
 		}
-		fmt.Println("wrote", starters.ManifestPath)
+		fmt.Println("generated the starter folders, and wrote", starters.ManifestPath)
 		return
 	}
 	learnerFolders, err := checkStarters(root, os.Getenv("COURSE_CI") == "1")
@@ -143,7 +171,11 @@ func main() {
 	start := time.Now()
 	var failed []string
 	for _, s := range steps(learnerFolders) {
-		fmt.Printf("==> %s: %s\n", s.name, strings.Join(append(append([]string(nil), s.env...), s.args...), " "))
+		if s.do != nil {
+			fmt.Printf("==> %s\n", s.name)
+		} else {
+			fmt.Printf("==> %s: %s\n", s.name, strings.Join(append(append([]string(nil), s.env...), s.args...), " "))
+		}
 		began := time.Now()
 		if err := run(root, s); err != nil {
 			fmt.Printf("FAIL %s (%.1fs): %v\n\n", s.name, time.Since(began).Seconds(), err)
@@ -160,6 +192,9 @@ func main() {
 }
 
 func run(root string, s step) error {
+	if s.do != nil {
+		return s.do(root)
+	}
 	cmd := exec.Command(s.args[0], s.args[1:]...)
 	cmd.Dir = filepath.Join(root, s.dir)
 	cmd.Env = append(os.Environ(), s.env...)
@@ -183,7 +218,23 @@ func stageFolders() []string {
 	return folders
 }
 
-func rewriteManifest(root string) error {
+// writeStartersAndManifest generates every starter folder from the
+// reference, then the manifest from the folders. It will not overwrite
+// folders that differ from the manifest (a learner's work, or a starter
+// edited by hand) unless forced.
+func writeStartersAndManifest(root string, force bool) error {
+	if changes, err := starters.Changes(root); err == nil && len(changes) > 0 && !force {
+		var b strings.Builder
+		for _, c := range changes {
+			fmt.Fprintf(&b, "  %s %s\n", c.Kind, c.Path)
+		}
+		return fmt.Errorf("the starter folders differ from %s, and generating them would overwrite that:\n%s"+
+			"The starters are generated from the regions of solutions/ (tools/stages): make the change there. "+
+			"To overwrite the folders anyway, add -force", starters.ManifestPath, b.String())
+	}
+	if err := stages.WriteStarters(root, stageFolders()); err != nil {
+		return err
+	}
 	files, err := starters.Scan(root, stageFolders())
 	if err != nil {
 		return err
@@ -220,7 +271,7 @@ func checkStarters(root string, strict bool) ([]string, error) {
 		for _, c := range changes {
 			fmt.Fprintf(&b, "  %s %s\n", c.Kind, c.Path)
 		}
-		return nil, fmt.Errorf("the starter folders differ from %s:\n%sIf the change to the starters is meant, run go run ./tools/coursetest -write-starters and commit the manifest",
+		return nil, fmt.Errorf("the starter folders differ from %s:\n%sThe starters are generated from the reference's regions: change those, then run go run ./tools/coursetest -write-starters and commit the folders and the manifest",
 			starters.ManifestPath, b.String())
 	}
 	seen := map[string]bool{}

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
@@ -44,4 +45,26 @@ func TestCancelKillsTheGroup(t *testing.T) {
 		stat, err := exec.Command("ps", "-o", "stat=", "-p", strconv.Itoa(grandchild)).Output()
 		return err != nil || strings.HasPrefix(strings.TrimSpace(string(stat)), "Z")
 	}, 5*time.Second, 50*time.Millisecond, "the grandchild (pid %d) outlived its group's cancellation", grandchild)
+}
+
+// TestRunningListsWhatIsLeft starts a shell that leaves a grandchild
+// behind when it exits: Running names it, and Kill ends it.
+func TestRunningListsWhatIsLeft(t *testing.T) {
+	if _, err := exec.LookPath("sh"); err != nil {
+		t.Skip("no sh")
+	}
+	// exec.Command, not CommandContext: Isolate must leave Cancel nil, or
+	// Start refuses the command.
+	cmd := exec.Command("sh", "-c", "sleep 60 >/dev/null 2>&1 &")
+	Isolate(cmd)
+	require.NoError(t, cmd.Run())
+	defer Kill(cmd)
+
+	left := Running(cmd)
+	require.Len(t, left, 1, "the shell has exited; its sleep has not")
+	assert.Contains(t, left[0], "sleep")
+
+	require.NoError(t, Kill(cmd))
+	assert.Eventually(t, func() bool { return len(Running(cmd)) == 0 }, 5*time.Second, 20*time.Millisecond,
+		"the group outlived Kill: %v", Running(cmd))
 }

@@ -77,7 +77,7 @@ func Scan(root string, folders []string) ([]File, error) {
 func Write(root string, files []File) error {
 	var b strings.Builder
 	b.WriteString("# The starter folders as the course ships them: git blob id, path.\n")
-	b.WriteString("# Regenerate after changing a starter: go run ./tools/coursetest -write-starters\n")
+	b.WriteString("# Generated, with the starter folders, from the regions of solutions/: go run ./tools/coursetest -write-starters\n")
 	for _, f := range files {
 		fmt.Fprintf(&b, "%s  %s\n", f.Blob, f.Path)
 	}

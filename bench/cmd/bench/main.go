@@ -31,6 +31,7 @@ import (
 	"time"
 
 	"mcpcourse/bench/load"
+	"mcpcourse/tools/courseroot"
 )
 
 type env struct {
@@ -82,12 +83,9 @@ func main() {
 	}
 	raiseFileLimit()
 
-	benchRoot, err := os.Getwd()
+	courseRoot, err := courseroot.Find()
 	fatal(err)
-	if _, err := os.Stat(filepath.Join(benchRoot, "peers")); err != nil {
-		fatal(fmt.Errorf("run this from the bench folder"))
-	}
-	courseRoot := filepath.Dir(benchRoot)
+	benchRoot := filepath.Join(courseRoot, "bench")
 	dir, err := os.MkdirTemp("", "mcp-bench-")
 	fatal(err)
 	defer os.RemoveAll(dir)

@@ -21,9 +21,9 @@ import (
 	"net/http"
 	"os"
 	"sync"
-	"time"
 
 	"mcpcourse/bench/load"
+	"mcpcourse/internal/serve"
 )
 
 const sessionID = "0123456789abcdef0123456789abcdef"
@@ -54,14 +54,24 @@ func main() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	log.Printf("listening on http://%s/mcp", ln.Addr())
 	mux := http.NewServeMux()
 	mux.HandleFunc("/mcp", serveHTTP)
-	// The reference's timeouts: they cost a little on every request (a
-	// read deadline), and are no MCP work, so the ceiling pays them too.
-	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 30 * time.Second, IdleTimeout: 2 * time.Minute}
-	log.Fatal(srv.Serve(ln))
+	// The reference's own server loop, with its timeouts: they cost a
+	// little on every request (a read deadline), and are no MCP work, so
+	// the ceiling pays them too. It says "listening on http://ADDR/mcp
+	// (canned)" once it has caught SIGTERM, and stops on it with status 0.
+	if err := (serve.Flags{Addr: *addr}).Run(ln, mux, "canned", nothing{}); err != nil {
+		log.Fatal(err)
+	}
+	log.Print("stopped")
 }
+
+// nothing is what the canned server has to end when it stops: no streams,
+// no sessions.
+type nothing struct{}
+
+func (nothing) CloseStreams() {}
+func (nothing) Close()        {}
 
 // answer appends the canned answer to msg, or nothing for a message
 // without an id (a notification).

@@ -23,7 +23,6 @@ import (
 	"fmt"
 	"strings"
 	"sync"
-	"time"
 
 	"mcpcourse/internal/mcp"
 )
@@ -48,12 +47,11 @@ func Tools() []Tool {
 	return tools
 }
 
-// Limits: the notes server's own, so that the two cannot drift apart.
+// Limits on notes: the notes server's own, so that the two cannot drift
+// apart (countdown's are mcp.Countdown's).
 const (
-	MaxNotes             = mcp.MaxNotes
-	MaxNoteBytes         = mcp.MaxNoteBytes
-	MaxCountdownSteps    = mcp.MaxCountdownSteps
-	MaxCountdownInterval = mcp.MaxCountdownInterval
+	MaxNotes     = mcp.MaxNotes
+	MaxNoteBytes = mcp.MaxNoteBytes
 )
 
 // Echo serves the echo tool.
@@ -156,39 +154,12 @@ func (s *Sessions) Drop(key any) {
 	delete(s.m, key)
 }
 
-// Countdown serves countdown. progress is called once per step, with the
-// step, the total and a message; the peer sends notifications/progress from
-// it when the request carried a progress token.
+// Countdown serves countdown: the notes server's own (mcp.Countdown), so
+// that the two cannot drift apart. progress is called once per step, with
+// the step, the total and a message; the peer sends notifications/progress
+// from it when the request carried a progress token.
 func Countdown(ctx context.Context, args json.RawMessage, progress func(step, total int, message string)) (string, error) {
-	var a struct {
-		From       *int `json:"from"`
-		IntervalMS *int `json:"interval_ms"`
-	}
-	if err := decode(args, &a); err != nil {
-		return "", err
-	}
-	if a.From == nil || *a.From < 0 || *a.From > MaxCountdownSteps {
-		return "", fmt.Errorf(`argument "from" must be an integer from 0 to %d`, MaxCountdownSteps)
-	}
-	interval := time.Second
-	if a.IntervalMS != nil {
-		interval = time.Duration(*a.IntervalMS) * time.Millisecond
-		if interval < 0 || interval > MaxCountdownInterval {
-			return "", fmt.Errorf(`argument "interval_ms" must be from 0 to %d`, MaxCountdownInterval.Milliseconds())
-		}
-	}
-	timer := time.NewTimer(interval)
-	defer timer.Stop()
-	for step := 1; step <= *a.From; step++ {
-		select {
-		case <-ctx.Done():
-			return "", ctx.Err()
-		case <-timer.C:
-		}
-		progress(step, *a.From, fmt.Sprintf("%d...", *a.From-step))
-		timer.Reset(interval)
-	}
-	return fmt.Sprintf("Liftoff! Counted down from %d.", *a.From), nil
+	return mcp.Countdown(ctx, args, progress)
 }
 
 // decode reads a tool's arguments; absent arguments count as {}.

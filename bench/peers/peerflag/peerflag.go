@@ -52,6 +52,10 @@ func Context() (context.Context, context.CancelFunc) {
 
 // ServeHTTP serves h at /mcp on addr until SIGTERM or Ctrl-C.
 func ServeHTTP(addr string, h http.Handler) error {
+	// Catch the signals before saying where the server listens: whoever
+	// reads that line may stop the server at once.
+	ctx, stop := Context()
+	defer stop()
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return err
@@ -60,17 +64,22 @@ func ServeHTTP(addr string, h http.Handler) error {
 	mux.Handle("/mcp", h)
 	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
 	log.Printf("listening on http://%s/mcp", ln.Addr())
-	ctx, stop := Context()
-	defer stop()
-	go func() {
-		<-ctx.Done()
-		shutdown, cancel := context.WithTimeout(context.Background(), time.Second)
-		defer cancel()
-		if srv.Shutdown(shutdown) != nil {
-			srv.Close()
-		}
-	}()
-	if err := srv.Serve(ln); !errors.Is(err, http.ErrServerClosed) {
+	stopped := make(chan error, 1)
+	go func() { stopped <- srv.Serve(ln) }()
+	select {
+	case err := <-stopped:
+		return err
+	case <-ctx.Done():
+	}
+	// Shutdown runs here, not on a goroutine beside Serve: Serve returns
+	// as soon as Shutdown begins, and main would then exit while requests
+	// still run.
+	shutdown, cancel := context.WithTimeout(context.Background(), time.Second)
+	defer cancel()
+	if srv.Shutdown(shutdown) != nil {
+		srv.Close()
+	}
+	if err := <-stopped; !errors.Is(err, http.ErrServerClosed) {
 		return err
 	}
 	return nil

@@ -141,12 +141,14 @@ if (!httpAddr) {
     await newServer().connect(transport);
     return transport.handleRequest(req, res, message);
   });
+  // Catch the signals before saying where the server listens: whoever
+  // reads that line may stop the server at once.
+  for (const sig of ["SIGTERM", "SIGINT"]) process.on(sig, () => process.exit(0));
   const [host, port] = splitHostPort(httpAddr);
   http.listen(port, host, () => {
     const a = http.address();
     console.error(`ts-server: listening on http://${a.address}:${a.port}/mcp`);
   });
-  for (const sig of ["SIGTERM", "SIGINT"]) process.on(sig, () => process.exit(0));
 }
 
 // MAX_BODY is the SDK's DEFAULT_MAX_REQUEST_BODY_SIZE, which it applies when

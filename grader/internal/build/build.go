@@ -9,13 +9,10 @@ package build
 import (
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"runtime"
-	"strings"
 	"sync"
 )
 
@@ -119,20 +116,6 @@ func Cleanup() {
 		outDir = ""
 		built = map[Request]*result{}
 	}
-}
-
-// ModuleRoot returns the directory of the course's go.mod, found from the
-// current directory (the grader's, when run by go test).
-func ModuleRoot() (string, error) {
-	out, err := exec.Command("go", "env", "GOMOD").Output()
-	if err != nil {
-		return "", fmt.Errorf("go env GOMOD: %w", err)
-	}
-	gomod := strings.TrimSpace(string(out))
-	if gomod == "" || gomod == os.DevNull {
-		return "", errors.New("not inside the course module: run this from the course folder")
-	}
-	return filepath.Dir(gomod), nil
 }
 
 func exeSuffix() string {

@@ -1,6 +1,7 @@
 // Package proc starts the program under test as a child process that the
-// grader can always stop: it runs in its own process group, its stderr is
-// kept only up to a cap, and it is killed when the check's context ends.
+// grader can always stop: it runs in its own process group
+// (tools/procgroup), its stderr is kept only up to a cap, and it is killed,
+// group and all, when the check's context ends.
 package proc
 
 import (
@@ -13,6 +14,8 @@ import (
 	"strconv"
 	"sync"
 	"time"
+
+	"mcpcourse/tools/procgroup"
 )
 
 // Process is a running program under test.
@@ -51,8 +54,7 @@ func Start(ctx context.Context, bin string, args ...string) (*Process, error) {
 	p := &Process{cmd: cmd, Stdin: inW, Stdout: outR, stderr: NewTail(16 << 10), done: make(chan struct{})}
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, p.stderr
 	cmd.Env = childEnv()
-	setProcessGroup(cmd)
-	cmd.Cancel = func() error { return killGroup(cmd) }
+	procgroup.Isolate(cmd) // ctx's end kills the whole group
 	cmd.WaitDelay = waitDelay
 
 	err = cmd.Start()
@@ -143,7 +145,7 @@ func (p *Process) Stderr() string { return p.stderr.String() }
 // Kill kills the process group and waits for the process to be reaped.
 func (p *Process) Kill() {
 	if !p.Exited() {
-		killGroup(p.cmd)
+		procgroup.Kill(p.cmd)
 	}
 	select {
 	case <-p.done:

@@ -7,19 +7,8 @@ import (
 	"syscall"
 )
 
-// setProcessGroup puts the child in a process group of its own, so that
-// killing the group also kills anything it started.
-func setProcessGroup(cmd *exec.Cmd) {
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-}
-
-func killGroup(cmd *exec.Cmd) error {
-	if cmd.Process == nil {
-		return nil
-	}
-	return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
-}
-
+// terminate signals the program alone, as a supervisor stopping a server
+// would: the checks judge what the program does on SIGTERM.
 func terminate(cmd *exec.Cmd) error { return cmd.Process.Signal(syscall.SIGTERM) }
 
 // CanTerminate reports whether Terminate sends a real SIGTERM here.

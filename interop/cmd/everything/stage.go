@@ -5,6 +5,7 @@ import (
 	"net/http"
 
 	"mcpcourse/internal/mcp"
+	"mcpcourse/internal/serve"
 
 	// The newest stage's reference transport: the one line to change when
 	// a stage lands (TestEverythingServesNewestStage checks it). The interop
@@ -13,9 +14,15 @@ import (
 	stage "mcpcourse/solutions/04-origin"
 )
 
-// newHandler serves server at one MCP endpoint with the stage's transport,
-// and returns the function that ends its sessions.
-func newHandler(server *mcp.Server, stateless bool) (http.Handler, func(), error) {
+// handler is what every stage's Handler is, from stage 02 on: the MCP
+// endpoint, and the two steps of a graceful shutdown (serve.Streams).
+type handler interface {
+	http.Handler
+	serve.Streams
+}
+
+// newHandler serves server at one MCP endpoint with the stage's transport.
+func newHandler(server *mcp.Server, stateless bool) (handler, error) {
 	// Set through the field, not a composite literal, so that this compiles
 	// whether Stateless is a field of the stage's Options or one promoted
 	// from an embedded Options of an earlier stage. The other options keep
@@ -31,15 +38,10 @@ func newHandler(server *mcp.Server, stateless bool) (http.Handler, func(), error
 	// one file compile against every stage's package.
 	switch newStageHandler := any(stage.NewHandler).(type) {
 	case func(*mcp.Server, stage.Options) *stage.Handler:
-		h := newStageHandler(server, opts)
-		return h, h.Close, nil
+		return newStageHandler(server, opts), nil
 	case func(*mcp.Server, stage.Options) (*stage.Handler, error):
-		h, err := newStageHandler(server, opts)
-		if err != nil {
-			return nil, nil, err
-		}
-		return h, h.Close, nil
+		return newStageHandler(server, opts)
 	default:
-		return nil, nil, fmt.Errorf("the stage's NewHandler has a shape this command does not know: %T", stage.NewHandler)
+		return nil, fmt.Errorf("the stage's NewHandler has a shape this command does not know: %T", stage.NewHandler)
 	}
 }

@@ -33,7 +33,13 @@ func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 
+	// @step 1: the greeting goes to stderr, with the logs
 	log.Print("serving MCP on stdin/stdout")
+	// @starter
+	// | // TODO(step 1): this greeting breaks the protocol. Find out why in
+	// | // lessons/01-stdio.md, then move it where it belongs.
+	// | fmt.Println("notes server: serving MCP on stdin/stdout")
+	// @end
 	err := stdio.Serve(ctx, os.Stdin, os.Stdout, mcp.NewServer())
 	switch {
 	case err == nil:

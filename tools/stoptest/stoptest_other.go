@@ -1,0 +1,6 @@
+//go:build !unix
+
+package stoptest
+
+// Process.Signal sends nothing but Kill on Windows.
+const canTerminate = false
