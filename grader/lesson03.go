@@ -48,7 +48,8 @@ var Lesson03 = &Lesson{
 	Causes: map[string]string{wire.CauseStart: "SSE-01", wire.CauseUnimplemented: "SSE-01", wire.CauseInitialize: "SSE-01",
 		wire.CauseSession: "SSE-01", causeGETStream: "SSE-01", causeEventIDs: "SSE-14"},
 	Underneath: "stage 03 answers POST, initialize included, with your stage 02: if lesson 02 does not pass yet (go test ./grader -run Lesson02), " +
-		"finish it, or take its reference with go run ./cmd/course catch-up 03",
+		"finish it, or run go run ./cmd/course catch-up 03, which puts the reference in place of each earlier stage whose lesson does not pass; " +
+		"once lessons 01 and 02 pass, the trouble is in stage 03 itself",
 	Checks: []*check.Check{
 		// Step 1: the standalone GET stream, and what a stream costs.
 		{

@@ -63,7 +63,8 @@ var Lesson04 = &Lesson{
 	Causes: map[string]string{wire.CauseStart: "ORIGIN-03", wire.CauseUnimplemented: "ORIGIN-03", wire.CauseInitialize: "ORIGIN-03",
 		wire.CauseSession: "ORIGIN-03", causeOriginGuard: "ORIGIN-01", causeCORS: "ORIGIN-12", causeWebSocket: "ORIGIN-15"},
 	Underneath: "stage 04 serves /mcp with your stage 03, and stage 03 with your stage 02: if lesson 03 does not pass yet (go test ./grader -run Lesson03), " +
-		"finish it, or take the reference of stages 01 to 03 with go run ./cmd/course catch-up 04",
+		"finish it, or run go run ./cmd/course catch-up 04, which puts the reference in place of each earlier stage whose lesson does not pass; " +
+		"once lessons 01 to 03 pass, the trouble is in stage 04 itself",
 	Checks: []*check.Check{
 		// Step 1: the guard.
 		{

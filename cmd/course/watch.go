@@ -59,6 +59,7 @@ func (a *app) watch(args []string) error {
 		app:      a,
 		lesson:   lesson,
 		grade:    func(ctx context.Context, l *grader.Lesson) lessonResult { return g.grade(ctx, l) },
+		earlier:  func(l *grader.Lesson) []lessonResult { return g.earlierCached(l) },
 		interval: pollInterval,
 		manual:   *manual,
 		keyHelp:  in.help,
@@ -72,6 +73,7 @@ type watcher struct {
 	app      *app
 	lesson   *grader.Lesson
 	grade    func(context.Context, *grader.Lesson) lessonResult
+	earlier  func(*grader.Lesson) []lessonResult // the lessons before it, as far as known; nil in tests
 	interval time.Duration
 	manual   bool
 	keys     <-chan byte
@@ -154,6 +156,9 @@ func (w *watcher) show(out io.Writer, st style, took time.Duration) {
 	} else {
 		renderChecks(out, st, r)
 		fmt.Fprintln(out)
+		if w.earlier != nil {
+			r.Reports = stagesKnown(w.lesson, r.Reports, w.earlier(w.lesson))
+		}
 		renderNext(out, st, w.app.root, progress{lessons: []lessonResult{r}, current: 0})
 	}
 	fmt.Fprintln(out)
