@@ -17,6 +17,7 @@ import (
 	"mcpcourse/grader"
 	"mcpcourse/grader/internal/build"
 	"mcpcourse/grader/internal/proc"
+	"mcpcourse/grader/lesson04"
 	"mcpcourse/tools/browserdemo"
 	"mcpcourse/tools/chromium"
 )
@@ -42,7 +43,7 @@ func TestBrowser04(t *testing.T) {
 	if opts.External() {
 		t.Skip("the browser test starts lesson 04's server itself, with an allowlist of its own: it does not grade an external server")
 	}
-	target, err := grader.Prepare(context.Background(), grader.Lesson04, opts)
+	target, err := grader.Prepare(context.Background(), lesson04.Lesson, opts)
 	var buildErr *build.Error
 	if errors.As(err, &buildErr) {
 		t.Fatalf("%s does not build:\n%s", buildErr.Request.Package, buildErr.Output)

@@ -43,84 +43,43 @@ import (
 
 	"mcpcourse/grader/check"
 	"mcpcourse/grader/internal/build"
-	"mcpcourse/grader/internal/wire"
+	"mcpcourse/grader/lesson01"
+	"mcpcourse/grader/lesson02"
+	"mcpcourse/grader/lesson03"
+	"mcpcourse/grader/lesson04"
 	"mcpcourse/grader/variants"
 	"mcpcourse/tools/courseroot"
 	"mcpcourse/tools/stages"
 	"mcpcourse/tools/starters"
 )
 
-// Lesson is one stage of the course and the checks that grade it.
-type Lesson struct {
-	Number string // "01"
-	Stage  string // the stage's folder, such as "01-stdio"
-	Title  string
-	Guide  string // the lesson text, relative to the course root
-	Checks []*check.Check
-
-	// Stdio is set for a lesson whose server speaks stdio; the others
-	// serve Streamable HTTP. An external command is graded by the first,
-	// an external URL by the second.
-	Stdio bool
-
-	// Causes maps the causes a failure can name (the wire.Cause*
-	// constants) to the check of this lesson that tests each, so that the
-	// failures one cause brings about are reported once, under that check.
-	Causes map[string]string
-
-	// Underneath says, for a lesson whose server answers initialize with
-	// the stages before it, what a failure of the server's basics (it does
-	// not start, answers 501, fails initialize) most likely means. Reports
-	// print it under such a failure.
-	Underneath string
-}
-
-// CauseCheck returns the id of the check that tests the trouble a failure
-// names (check.Result.Cause), or "". A lesson without Causes of its own
-// sends a server that does not start, answers 501 or fails initialize to
-// its first check.
-func (l *Lesson) CauseCheck(cause string) string {
-	if cause == "" {
-		return ""
-	}
-	if l.Causes != nil {
-		return l.Causes[cause]
-	}
-	switch cause {
-	case wire.CauseStart, wire.CauseUnimplemented, wire.CauseInitialize:
-		if len(l.Checks) > 0 {
-			return l.Checks[0].ID
-		}
-	}
-	return ""
-}
-
-// DeepDives is the lesson's companion text, beside Guide: the background,
-// the tables of checks and mistakes, and the optional depth that the core
-// path leaves out.
-func (l *Lesson) DeepDives() string { return strings.TrimSuffix(l.Guide, ".md") + "-deep-dives.md" }
-
-// Check returns the lesson's check with the given id, or nil.
-func (l *Lesson) Check(id string) *check.Check {
-	for _, c := range l.Checks {
-		if c.ID == id {
-			return c
-		}
-	}
-	return nil
-}
-
 // Lessons returns every lesson, in course order.
-func Lessons() []*Lesson { return []*Lesson{Lesson01, Lesson02, Lesson03, Lesson04} }
+func Lessons() []*check.Lesson {
+	return []*check.Lesson{lesson01.Lesson, lesson02.Lesson, lesson03.Lesson, lesson04.Lesson}
+}
 
 // LessonByNumber returns the lesson numbered n ("01"), or nil.
-func LessonByNumber(n string) *Lesson {
+func LessonByNumber(n string) *check.Lesson {
 	for _, l := range Lessons() {
 		if l.Number == n {
 			return l
 		}
 	}
 	return nil
+}
+
+// LessonsGrading returns the lessons that grade the code of a stage
+// folder, such as "01-stdio": its own lesson and every later one built on
+// it. A change to a stage, such as a mutation of its reference, is
+// graded by each of them.
+func LessonsGrading(stage string) []*check.Lesson {
+	var out []*check.Lesson
+	for _, l := range Lessons() {
+		if l.Grades(stage) {
+			out = append(out, l)
+		}
+	}
+	return out
 }
 
 // Options chooses the code to grade.
@@ -151,16 +110,31 @@ type Options struct {
 func (o Options) External() bool { return o.URL != "" || len(o.Command) > 0 }
 
 // Skips says why an external server is not graded by lesson l (it speaks
-// the other transport), or "" when it is, or when o builds the course's
-// own servers.
-func (o Options) Skips(l *Lesson) string {
-	switch {
-	case !o.External():
+// none of the lesson's transports), or "" when it is, or when o builds the
+// course's own servers. A lesson of two transports grades a server of
+// either; its checks of the other are skipped one by one (Run).
+func (o Options) Skips(l *check.Lesson) string {
+	if !o.External() {
 		return ""
-	case l.Stdio && len(o.Command) == 0:
-		return fmt.Sprintf("lesson %s grades a stdio server, and no command was given (GRADER_COMMAND, or --command)", l.Number)
-	case !l.Stdio && o.URL == "":
-		return fmt.Sprintf("lesson %s grades a Streamable HTTP server, and no URL was given (GRADER_URL, or --url)", l.Number)
+	}
+	var why []string
+	for _, tr := range l.Transports() {
+		if why1 := o.lacks(tr); why1 == "" {
+			return ""
+		} else {
+			why = append(why, why1)
+		}
+	}
+	return fmt.Sprintf("lesson %s grades %s", l.Number, strings.Join(why, ", and "))
+}
+
+// lacks says what o does not give for grading over tr, or "".
+func (o Options) lacks(tr check.Transport) string {
+	switch {
+	case tr == check.Stdio && len(o.Command) == 0:
+		return "a stdio server, and no command was given (GRADER_COMMAND, or --command)"
+	case tr == check.HTTP && o.URL == "":
+		return "a Streamable HTTP server, and no URL was given (GRADER_URL, or --url)"
 	}
 	return ""
 }
@@ -276,8 +250,26 @@ func SplitCommand(line string) ([]string, error) {
 
 // Package returns the main package the lesson builds, relative to the root,
 // in the form a learner can pass to go run.
-func (o Options) Package(l *Lesson) string {
-	return "./" + filepath.ToSlash(filepath.Join(o.Base, l.Stage, "cmd", "server"))
+func (o Options) Package(l *check.Lesson) string {
+	return "./" + filepath.ToSlash(filepath.Join(o.Base, l.Stage, filepath.FromSlash(l.Build.MainPackage())))
+}
+
+// notYet says why the grader cannot grade lesson l yet, or "": the
+// description can say that a lesson grades a client, or builds a stage
+// that is a module of its own, before the grader can do either.
+func notYet(l *check.Lesson) error {
+	switch {
+	case l.Kind == check.Client:
+		return fmt.Errorf("lesson %s grades a client: the grader would play the servers and run the client's command, which it cannot do yet", l.Number)
+	case l.Build.Module:
+		return fmt.Errorf("lesson %s's stage %s is a Go module of its own, built from its folder with a replace of mcpcourse: the grader cannot build such a stage yet", l.Number, l.Stage)
+	}
+	for _, tr := range l.Transports() {
+		if tr != check.Stdio && tr != check.HTTP {
+			return fmt.Errorf("lesson %s uses the transport %q, which the grader cannot speak yet", l.Number, tr)
+		}
+	}
+	return nil
 }
 
 // buildTimeout bounds one go build, dependencies included.
@@ -288,7 +280,10 @@ const buildTimeout = 5 * time.Minute
 //
 // For an external server it builds nothing: the target is the server at
 // o.URL, or o.Command, whichever the lesson grades (see Options.Skips).
-func Prepare(ctx context.Context, l *Lesson, o Options) (check.Target, error) {
+func Prepare(ctx context.Context, l *check.Lesson, o Options) (check.Target, error) {
+	if err := notYet(l); err != nil {
+		return check.Target{}, err
+	}
 	if o.External() {
 		return prepareExternal(ctx, l, o)
 	}
@@ -328,27 +323,44 @@ func Prepare(ctx context.Context, l *Lesson, o Options) (check.Target, error) {
 }
 
 // prepareExternal describes the external server that lesson l grades.
-func prepareExternal(ctx context.Context, l *Lesson, o Options) (check.Target, error) {
+func prepareExternal(ctx context.Context, l *check.Lesson, o Options) (check.Target, error) {
 	if err := o.checkExternal(); err != nil {
 		return check.Target{}, err
 	}
 	if why := o.Skips(l); why != "" {
 		return check.Target{}, errors.New(why)
 	}
-	if l.Stdio {
-		t := check.Target{Command: o.Command}
-		t.Name = "the command " + t.Invocation()
-		if _, err := exec.LookPath(o.Command[0]); err != nil {
-			return check.Target{}, fmt.Errorf("cannot run %s: %w", t.Invocation(), err)
+	var t check.Target
+	var names []string
+	for _, tr := range l.Transports() {
+		switch {
+		case o.lacks(tr) != "":
+		case tr == check.Stdio:
+			t.Command = o.Command
+			names = append(names, "the command "+t.Invocation())
+			if _, err := exec.LookPath(o.Command[0]); err != nil {
+				return check.Target{}, fmt.Errorf("cannot run %s: %w", t.Invocation(), err)
+			}
+		case tr == check.HTTP:
+			if err := dial(ctx, o.URL); err != nil {
+				return check.Target{}, err
+			}
+			t.URL, t.Stateless, t.AllowOrigins = o.URL, o.Stateless, o.AllowOrigins
+			name := "the server at " + o.URL
+			if o.Stateless {
+				name += " (stateless)"
+			}
+			names = append(names, name)
 		}
-		return t, nil
 	}
-	t := check.Target{Name: "the server at " + o.URL, URL: o.URL, Stateless: o.Stateless, AllowOrigins: o.AllowOrigins}
-	if o.Stateless {
-		t.Name += " (stateless)"
-	}
-	// Say at once when nothing listens there, rather than in every check.
-	u, _ := url.Parse(o.URL)
+	t.Name = strings.Join(names, " and ")
+	return t, nil
+}
+
+// dial says at once when nothing listens at the URL, rather than in every
+// check.
+func dial(ctx context.Context, rawURL string) error {
+	u, _ := url.Parse(rawURL)
 	host := u.Host
 	if u.Port() == "" {
 		host = net.JoinHostPort(u.Hostname(), map[string]string{"http": "80", "https": "443"}[u.Scheme])
@@ -358,15 +370,15 @@ func prepareExternal(ctx context.Context, l *Lesson, o Options) (check.Target, e
 	defer cancel()
 	conn, err := d.DialContext(dialCtx, "tcp", host)
 	if err != nil {
-		return check.Target{}, fmt.Errorf("nothing answers at %s: %w (start the server first)", o.URL, err)
+		return fmt.Errorf("nothing answers at %s: %w (start the server first)", rawURL, err)
 	}
 	conn.Close()
-	return t, nil
+	return nil
 }
 
 // starterOverlay builds l's stage as shipped, on the reference of the
 // stages before it, each pointed at the stage folders as catch-up writes it.
-func starterOverlay(root string, l *Lesson) (string, error) {
+func starterOverlay(root string, l *check.Lesson) (string, error) {
 	tmp, err := build.TempDir()
 	if err != nil {
 		return "", err
@@ -380,11 +392,11 @@ func starterOverlay(root string, l *Lesson) (string, error) {
 		return "", err
 	}
 	earlier := map[string]stages.Files{}
-	for _, x := range Lessons() {
-		if x == l {
+	for _, stage := range l.Stages {
+		if stage == l.Stage {
 			break
 		}
-		if earlier[x.Stage], err = stages.Reference(root, x.Stage, false); err != nil {
+		if earlier[stage], err = stages.Reference(root, stage, false); err != nil {
 			return "", err
 		}
 	}
@@ -415,20 +427,17 @@ func BuildOutput(err error) (output string, ok bool) {
 // every program that calls Prepare calls it on the way out.
 func Cleanup() { build.Cleanup() }
 
-// Statuses and rules of a check's result, for programs outside the grader
-// (the compatibility table in bench/ grades servers through this package).
-const (
-	Pass       = check.Pass
-	Fail       = check.Fail
-	Warn       = check.Warn
-	Skip       = check.Skip
-	SpecRule   = check.SpecRule
-	CourseRule = check.CourseRule
-	Must       = check.Must
-)
-
-// Run runs one check of a lesson against target.
-func Run(ctx context.Context, c *check.Check, target check.Target) check.Result {
+// Run runs one check of lesson l against target. A check whose transport
+// an external target does not offer (a lesson of two transports, graded on
+// a URL alone) is skipped, saying why.
+func Run(ctx context.Context, l *check.Lesson, c *check.Check, target check.Target) check.Result {
+	if target.External() {
+		tr := l.TransportOf(c)
+		if (tr == check.Stdio && len(target.Command) == 0) || (tr == check.HTTP && target.URL == "") {
+			why := "this check grades the server over " + string(tr) + ", and the grader was given no way to reach it so"
+			return check.Result{Check: c, Status: check.Skip, Skipped: why, What: why, Report: check.SkipReport(c, why)}
+		}
+	}
 	return check.Run(ctx, c, target)
 }
 
@@ -443,21 +452,22 @@ const commandParallel = 4
 
 // RunAll runs every check of l against target, several at a time, and
 // returns the results in the lesson's order.
-func RunAll(ctx context.Context, l *Lesson, target check.Target) []check.Result {
-	results := make([]check.Result, len(l.Checks))
+func RunAll(ctx context.Context, l *check.Lesson, target check.Target) []check.Result {
+	checks := l.Checks()
+	results := make([]check.Result, len(checks))
 	n := parallel
 	if len(target.Command) > 0 {
 		n = commandParallel
 	}
 	sem := make(chan struct{}, n)
 	var wg sync.WaitGroup
-	for i, c := range l.Checks {
+	for i, c := range checks {
 		wg.Add(1)
 		go func(i int, c *check.Check) {
 			defer wg.Done()
 			sem <- struct{}{}
 			defer func() { <-sem }()
-			results[i] = check.Run(ctx, c, target)
+			results[i] = Run(ctx, l, c, target)
 		}(i, c)
 	}
 	wg.Wait()

@@ -18,6 +18,10 @@ import (
 	"mcpcourse/grader/check"
 	"mcpcourse/grader/internal/build"
 	"mcpcourse/grader/internal/testflag"
+	"mcpcourse/grader/lesson01"
+	"mcpcourse/grader/lesson02"
+	"mcpcourse/grader/lesson03"
+	"mcpcourse/grader/lesson04"
 )
 
 func TestMain(m *testing.M) {
@@ -29,16 +33,16 @@ func TestMain(m *testing.M) {
 }
 
 // TestLesson01 grades stage 01, the stdio transport: go test ./grader -run Lesson01
-func TestLesson01(t *testing.T) { gradeLesson(t, grader.Lesson01) }
+func TestLesson01(t *testing.T) { gradeLesson(t, lesson01.Lesson) }
 
 // TestLesson02 grades stage 02, Streamable HTTP: go test ./grader -run Lesson02
-func TestLesson02(t *testing.T) { gradeLesson(t, grader.Lesson02) }
+func TestLesson02(t *testing.T) { gradeLesson(t, lesson02.Lesson) }
 
 // TestLesson03 grades stage 03, SSE streams and resumption: go test ./grader -run Lesson03
-func TestLesson03(t *testing.T) { gradeLesson(t, grader.Lesson03) }
+func TestLesson03(t *testing.T) { gradeLesson(t, lesson03.Lesson) }
 
 // TestLesson04 grades stage 04, Origin checks, CORS and WebSocket: go test ./grader -run Lesson04
-func TestLesson04(t *testing.T) { gradeLesson(t, grader.Lesson04) }
+func TestLesson04(t *testing.T) { gradeLesson(t, lesson04.Lesson) }
 
 // gradeLesson builds the lesson's server and runs each check as a parallel
 // subtest named after it, so one check can be run alone:
@@ -50,7 +54,7 @@ func TestLesson04(t *testing.T) { gradeLesson(t, grader.Lesson04) }
 // fails when initialize does) is listed under that check's report, and its
 // subtest is skipped as blocked. They go to stdout as they are, without the
 // file:line prefixes of t.Log; go test shows them when the lesson fails.
-func gradeLesson(t *testing.T, lesson *grader.Lesson) {
+func gradeLesson(t *testing.T, lesson *check.Lesson) {
 	opts, err := grader.OptionsFromEnv()
 	require.NoError(t, err)
 	if why := opts.Skips(lesson); why != "" {
@@ -87,12 +91,12 @@ func gradeLesson(t *testing.T, lesson *grader.Lesson) {
 			t.Fail() // even if every failing subtest was skipped as blocked
 		}
 	})
-	for _, c := range lesson.Checks {
+	for _, c := range lesson.Checks() {
 		c := c
 		t.Run(c.Slug(), func(t *testing.T) {
 			chosen[c.ID] = true
 			t.Parallel() // from here on, it runs once every subtest has been created
-			r := check.Run(context.Background(), c, target)
+			r := grader.Run(context.Background(), lesson, c, target)
 			mu.Lock()
 			results = append(results, r)
 			mu.Unlock()

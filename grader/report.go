@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	"mcpcourse/grader/check"
-	"mcpcourse/grader/internal/wire"
 )
 
 // A learner fixes one thing at a time, so a graded lesson reads best as one
@@ -17,7 +16,7 @@ import (
 
 // Outcome is a lesson's results, put in order for a learner.
 type Outcome struct {
-	Lesson  *Lesson
+	Lesson  *check.Lesson
 	Target  check.Target
 	Results []check.Result // in the lesson's order; only the checks that ran
 
@@ -33,13 +32,13 @@ type Outcome struct {
 
 // NewOutcome orders results (any subset of the lesson's checks, in any
 // order) and works out which failures block which.
-func NewOutcome(l *Lesson, target check.Target, results []check.Result) *Outcome {
+func NewOutcome(l *check.Lesson, target check.Target, results []check.Result) *Outcome {
 	byID := map[string]check.Result{}
 	for _, r := range results {
 		byID[r.Check.ID] = r
 	}
 	o := &Outcome{Lesson: l, Target: target, BlockedBy: map[string]string{}, CausedBy: map[string]string{}}
-	for _, c := range l.Checks {
+	for _, c := range l.Checks() {
 		if r, ok := byID[c.ID]; ok {
 			o.Results = append(o.Results, r)
 		}
@@ -124,13 +123,13 @@ func (o *Outcome) blocks(id string) []string {
 }
 
 // RunCommand is how a learner runs one check of a lesson alone.
-func RunCommand(l *Lesson, id string) string {
+func RunCommand(l *check.Lesson, id string) string {
 	return fmt.Sprintf("go test ./grader -run 'Lesson%s/%s'", l.Number, id)
 }
 
 // runCommandOn is RunCommand for target, with the environment that points
 // the grader at an external server.
-func runCommandOn(target check.Target, l *Lesson, id string) string {
+func runCommandOn(target check.Target, l *check.Lesson, id string) string {
 	quote := func(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
 	var env []string
 	switch {
@@ -209,7 +208,7 @@ func (o *Outcome) Reports(verbose bool) string {
 
 // basicCauses are the failures of a server's basics: it does not start,
 // answers 501, fails initialize, or issues no session id.
-var basicCauses = map[string]bool{wire.CauseStart: true, wire.CauseUnimplemented: true, wire.CauseInitialize: true, wire.CauseSession: true}
+var basicCauses = map[string]bool{check.CauseStart: true, check.CauseUnimplemented: true, check.CauseInitialize: true, check.CauseSession: true}
 
 // afterWhat puts line into a report right after its what field, so that
 // it is among the first things a learner reads.
@@ -289,7 +288,7 @@ func (o *Outcome) Summary() string {
 	fmt.Fprintf(&b, "%d of %d checks pass.", o.Passed(), len(o.Results))
 	if next := o.Next(); next != nil {
 		fmt.Fprintf(&b, " Next: %s, step %d of %s. Run it alone: %s", next.ID, next.Step, l.Guide, RunCommand(l, next.ID))
-	} else if len(o.Results) == len(l.Checks) {
+	} else if len(o.Results) == len(l.Checks()) {
 		fmt.Fprintf(&b, " Lesson %s is done. Compare with the reference: solutions/%s", l.Number, l.Stage)
 	}
 	return b.String()

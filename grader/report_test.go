@@ -10,10 +10,10 @@ import (
 )
 
 func TestOutcomeReportsEachCauseOnce(t *testing.T) {
-	l := &Lesson{Number: "99", Title: "t", Guide: "lessons/99.md", Stage: "99-x",
-		Causes: map[string]string{"start": "X-01", "session": "X-02"}}
+	l := &check.Lesson{Number: "99", Title: "t", Guide: "lessons/99.md", Stage: "99-x",
+		Causes: map[string]string{"start": "X-01", "session": "X-02"}, Steps: []check.Step{{}}}
 	for _, id := range []string{"X-01", "X-02", "X-03", "X-04", "X-05"} {
-		l.Checks = append(l.Checks, &check.Check{ID: id, Step: 1, Title: "title of " + id})
+		l.Steps[0].Checks = append(l.Steps[0].Checks, &check.Check{ID: id, Step: 1, Title: "title of " + id})
 	}
 	result := func(id string, status check.Status, cause string) check.Result {
 		return check.Result{Check: l.Check(id), Status: status, Cause: cause, Report: "FAIL " + id + " [MUST] title\n  what    broke\n"}
@@ -53,8 +53,8 @@ func TestOutcomeReportsEachCauseOnce(t *testing.T) {
 	assert.Contains(t, o.Reports(false), "make it pass first: go test ./grader -run 'Lesson99/X-02'")
 
 	// A failure of a later step than the one at hand is shown short.
-	l.Checks[4].Step = 3
-	defer func() { l.Checks[4].Step = 1 }()
+	l.Steps[0].Checks[4].Step = 3
+	defer func() { l.Steps[0].Checks[4].Step = 1 }()
 	o = NewOutcome(l, check.Target{}, []check.Result{result("X-01", check.Fail, ""), result("X-05", check.Fail, "")})
 	reports = o.Reports(false)
 	assert.Contains(t, reports, "FAIL X-01 [MUST] title\n  what    broke\n\n")

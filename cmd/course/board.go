@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"mcpcourse/grader"
+	"mcpcourse/grader/check"
 	"mcpcourse/grader/variants"
 )
 
@@ -24,7 +25,7 @@ type progress struct {
 // lesson whose stage is still the starter is "not started" and not graded.
 // Before it reports that every lesson is done, it grades afresh whatever came
 // from the cache: "done" is never read back from a file.
-func (g *grading) collect(ctx context.Context, lessons []*grader.Lesson) progress {
+func (g *grading) collect(ctx context.Context, lessons []*check.Lesson) progress {
 	states := map[string]string{}
 	if g.ownCode() && !g.opts.Pristine {
 		states = stageStates(g.root, g.root, lessons)
@@ -179,7 +180,7 @@ func renderNext(w io.Writer, st style, root string, p progress) {
 // trouble is l's own stage, and the line says so, rather than send the
 // learner to catch-up, which would change nothing. Without a result for
 // each earlier lesson, the grader's line stays.
-func stagesKnown(l *grader.Lesson, reports string, earlier []lessonResult) string {
+func stagesKnown(l *check.Lesson, reports string, earlier []lessonResult) string {
 	i := lessonIndex(l)
 	if l.Underneath == "" || i <= 0 || len(earlier) != i || !strings.Contains(reports, l.Underneath) {
 		return reports

@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"mcpcourse/grader"
+	"mcpcourse/grader/check"
 )
 
 // TestBoardOnAFreshClone grades the untouched starters for real: lesson 01
@@ -25,10 +26,10 @@ func TestBoardOnAFreshClone(t *testing.T) {
 	out := a.out.String()
 	assert.Contains(t, out, "▶ 01")
 	assert.Regexp(t, `02 .*not started`, out)
-	assert.Contains(t, out, "0/"+strconv.Itoa(len(grader.Lesson01.Checks)))
+	assert.Contains(t, out, "0/"+strconv.Itoa(len(grader.LessonByNumber("01").Checks())))
 	assert.Contains(t, out, "Fix first: STDIO-01")
 	assert.Contains(t, out, "FAIL STDIO-01 [MUST]", "the failure report in full")
-	blocked := len(grader.Lesson01.Checks) - 1
+	blocked := len(grader.LessonByNumber("01").Checks()) - 1
 	assert.Contains(t, out, "blocks  "+strconv.Itoa(blocked)+" more checks fail because of this", "one report per cause, with the checks it blocks")
 	assert.Contains(t, out, "(blocked by STDIO-01)")
 	assert.Equal(t, 1, strings.Count(out, "FAIL STDIO-"), "the failures STDIO-01 explains get no report of their own")
@@ -60,7 +61,7 @@ type fakeRun struct {
 	calls map[string]int
 }
 
-func (f *fakeRun) run(_ context.Context, l *grader.Lesson, _ grader.Options) lessonResult {
+func (f *fakeRun) run(_ context.Context, l *check.Lesson, _ grader.Options) lessonResult {
 	f.calls[l.Number]++
 	r := newLessonResult(l, stateGraded)
 	for i := range r.Checks {
@@ -152,7 +153,7 @@ var fixedTime = time.Date(2020, 1, 2, 3, 4, 5, 0, time.UTC)
 // of an earlier one's, the board sends the learner to the cause, as the
 // grader's summary does, and lists the failures it blocks under it.
 func TestRenderBoardNamesTheCause(t *testing.T) {
-	r := newLessonResult(grader.Lesson02, stateGraded)
+	r := newLessonResult(grader.LessonByNumber("02"), stateGraded)
 	for i := range r.Checks {
 		r.Checks[i].Status = statusPass
 		switch r.Checks[i].ID {
@@ -168,7 +169,7 @@ func TestRenderBoardNamesTheCause(t *testing.T) {
 	renderBoard(&out, style{}, courseRoot(t), progress{lessons: []lessonResult{r}, current: 0}, false)
 	assert.Contains(t, out.String(), "Fix first: HTTP-09")
 	assert.Contains(t, out.String(), "1 more failing check is listed under the report of the failure it comes from")
-	assert.Contains(t, out.String(), "HTTP-02   step 1  "+grader.Lesson02.Check("HTTP-02").Title+"  (blocked by HTTP-09)")
+	assert.Contains(t, out.String(), "HTTP-02   step 1  "+grader.LessonByNumber("02").Check("HTTP-02").Title+"  (blocked by HTTP-09)")
 	assert.Contains(t, out.String(), "Next: lesson 02, step 2")
 	assert.Contains(t, out.String(), "hint HTTP-09")
 }

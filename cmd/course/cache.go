@@ -15,6 +15,7 @@ import (
 	"strings"
 
 	"mcpcourse/grader"
+	"mcpcourse/grader/check"
 	"mcpcourse/grader/variants"
 	"mcpcourse/tools/starters"
 )
@@ -35,7 +36,7 @@ const (
 // manifest under manifestRoot (the same folder, except when grading a
 // learner's checkout with the instructor's course). Without a manifest every
 // stage counts as changed, so that it is graded.
-func stageStates(root, manifestRoot string, lessons []*grader.Lesson) map[string]string {
+func stageStates(root, manifestRoot string, lessons []*check.Lesson) map[string]string {
 	states := map[string]string{}
 	manifest, err := starters.Read(manifestRoot)
 	for _, l := range lessons {
@@ -106,18 +107,11 @@ func fingerprint(root string, paths []string) string {
 	return hex.EncodeToString(h.Sum(nil))
 }
 
-// lessonInputs are the paths a lesson's grade depends on: its stage and
-// every stage before it (each stage imports the one before), the given
-// code, the grader and the module files.
-func lessonInputs(l *grader.Lesson) []string {
-	paths := []string{"go.mod", "go.sum", "internal", "grader"}
-	for _, x := range grader.Lessons() {
-		paths = append(paths, x.Stage)
-		if x == l {
-			break
-		}
-	}
-	return paths
+// lessonInputs are the paths a lesson's grade depends on: the stages it
+// grades (its own and those it runs on), the given code, the grader and the
+// module files.
+func lessonInputs(l *check.Lesson) []string {
+	return append([]string{"go.mod", "go.sum", "internal", "grader"}, l.Stages...)
 }
 
 // gradeCache keeps the latest grade of each lesson, keyed by a content hash
@@ -151,7 +145,7 @@ func openCache(root string, race bool) *gradeCache {
 	return c
 }
 
-func (c *gradeCache) key(root string, l *grader.Lesson) string {
+func (c *gradeCache) key(root string, l *check.Lesson) string {
 	return fmt.Sprintf("v2 %s race=%t %s", c.goVer, c.race, fingerprint(root, lessonInputs(l)))
 }
 
@@ -200,7 +194,7 @@ type grading struct {
 	fresh bool        // ignore cached results (but update the cache)
 
 	// run grades one lesson for real: gradeNow, except in tests.
-	run func(context.Context, *grader.Lesson, grader.Options) lessonResult
+	run func(context.Context, *check.Lesson, grader.Options) lessonResult
 }
 
 // newGrading grades the course at a.root as the GRADER_* variables say.
@@ -225,7 +219,7 @@ func (a *app) newGrading(fresh bool) (*grading, error) {
 // ownCode reports whether the grading is of the learner's own stage folders.
 func (g *grading) ownCode() bool { return filepath.Clean(g.opts.Base) == "." && g.opts.Variant == "" }
 
-func (g *grading) grade(ctx context.Context, l *grader.Lesson) lessonResult {
+func (g *grading) grade(ctx context.Context, l *check.Lesson) lessonResult {
 	var key string
 	if g.cache != nil {
 		key = g.cache.key(g.root, l)
@@ -243,7 +237,7 @@ func (g *grading) grade(ctx context.Context, l *grader.Lesson) lessonResult {
 
 // cached returns l's grade from the cache when it is valid for the files
 // as they are now, without grading.
-func (g *grading) cached(l *grader.Lesson) (lessonResult, bool) {
+func (g *grading) cached(l *check.Lesson) (lessonResult, bool) {
 	if g.cache == nil {
 		return lessonResult{}, false
 	}
@@ -262,7 +256,7 @@ func hasVariant(name string) bool {
 
 // earlierCached returns the cached grades of every lesson before l, valid
 // for the files as they are; nil unless the cache holds each of them.
-func (g *grading) earlierCached(l *grader.Lesson) []lessonResult {
+func (g *grading) earlierCached(l *check.Lesson) []lessonResult {
 	var out []lessonResult
 	for _, x := range grader.Lessons()[:max(0, lessonIndex(l))] {
 		r, ok := g.cached(x)

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"mcpcourse/grader"
+	"mcpcourse/grader/check"
 	"mcpcourse/tools/stages"
 )
 
@@ -78,7 +79,7 @@ func (a *app) catchUp(args []string) error {
 
 // catchUpStage is what catch-up does with one stage before the lesson.
 type catchUpStage struct {
-	lesson      *grader.Lesson
+	lesson      *check.Lesson
 	replace     bool         // the reference goes in its place
 	isReference bool         // it holds the reference already
 	why         string       // "lesson 01 passes (26 of 26)", "lesson 01: 3 of 26 pass", …
@@ -91,7 +92,7 @@ type catchUpStage struct {
 // the course's proofs hold it to that); any other is graded on the stages
 // before it as they will be once the plan is carried out, so that a stage
 // which passes on the reference of the stage under it is kept.
-func (a *app) planCatchUp(ctx context.Context, earlier []*grader.Lesson) ([]catchUpStage, error) {
+func (a *app) planCatchUp(ctx context.Context, earlier []*check.Lesson) ([]catchUpStage, error) {
 	race := os.Getenv("GRADER_RACE") == "1"
 	g := &grading{root: a.root, opts: grader.Options{Root: a.root, Base: ".", Race: race}, cache: openCache(a.root, race), run: gradeNow}
 	states := stageStates(a.root, a.root, earlier)
@@ -145,7 +146,7 @@ func (a *app) planCatchUp(ctx context.Context, earlier []*grader.Lesson) ([]catc
 // the replaced stages written in; the cache keeps the result under the
 // key the course will have once they are written here, so the board
 // reuses it.
-func (g *grading) gradeWith(ctx context.Context, l *grader.Lesson, replaced map[string]stages.Files) (lessonResult, error) {
+func (g *grading) gradeWith(ctx context.Context, l *check.Lesson, replaced map[string]stages.Files) (lessonResult, error) {
 	inputs := lessonInputs(l)
 	affected := false
 	for _, p := range inputs {
@@ -236,7 +237,7 @@ func (a *app) checkCaughtUp(plan []catchUpStage) error {
 }
 
 // stageList names, in course order, the stages of earlier that replaced holds.
-func stageList(replaced map[string]stages.Files, earlier []*grader.Lesson) []string {
+func stageList(replaced map[string]stages.Files, earlier []*check.Lesson) []string {
 	var out []string
 	for _, l := range earlier {
 		if _, ok := replaced[l.Stage]; ok {

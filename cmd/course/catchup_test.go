@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"mcpcourse/grader"
+	"mcpcourse/grader/check"
 )
 
 // starterCount reads, from the lesson's text, how many of its checks the
@@ -19,7 +20,7 @@ import (
 // the grader's summary in the output it captures for the starter (which
 // the course's proofs hold to what the grader prints), and how many checks
 // that summary lists.
-func starterCount(t *testing.T, root string, l *grader.Lesson) (pass, total int) {
+func starterCount(t *testing.T, root string, l *check.Lesson) (pass, total int) {
 	t.Helper()
 	text := readFile(t, filepath.Join(root, filepath.FromSlash(l.Guide)))
 	marker := "<!-- capture lesson=" + l.Number + " target=starter -->"
@@ -40,7 +41,7 @@ func starterCount(t *testing.T, root string, l *grader.Lesson) (pass, total int)
 
 // checkCount is how many checks a lesson has, as the board writes it.
 func checkCount(number string) string {
-	return strconv.Itoa(len(grader.LessonByNumber(number).Checks))
+	return strconv.Itoa(len(grader.LessonByNumber(number).Checks()))
 }
 
 // boardLine returns the board's line for a lesson.

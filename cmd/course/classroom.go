@@ -18,7 +18,7 @@ import (
 	"syscall"
 	"time"
 
-	"mcpcourse/grader"
+	"mcpcourse/grader/check"
 	"mcpcourse/tools/procgroup"
 )
 
@@ -139,7 +139,7 @@ func (a *app) classroom(args []string) error {
 
 	report := classReport{Generated: time.Now(), Course: a.root, Students: results, CopiedNote: copiedNote}
 	for _, l := range lessons {
-		report.Lessons = append(report.Lessons, lessonInfo{Number: l.Number, Stage: l.Stage, Title: l.Title, Checks: len(l.Checks)})
+		report.Lessons = append(report.Lessons, lessonInfo{Number: l.Number, Stage: l.Stage, Title: l.Title, Checks: len(l.Checks())})
 	}
 	dir, err := filepath.Abs(*out)
 	if err != nil {
@@ -190,7 +190,7 @@ func studentLine(s studentResult) string {
 	return line
 }
 
-func lessonNumbers(lessons []*grader.Lesson) string {
+func lessonNumbers(lessons []*check.Lesson) string {
 	var n []string
 	for _, l := range lessons {
 		n = append(n, l.Number)
@@ -256,7 +256,7 @@ func hasGoMod(dir string) bool {
 // folder of its own, under a time limit and an output limit. At the limit
 // it gets SIGTERM, to stop the learner's servers and report what it has,
 // and killGrace later its whole process group is killed.
-func (a *app) gradeCheckout(ctx context.Context, c checkout, lessons []*grader.Lesson, limit time.Duration) (res studentResult) {
+func (a *app) gradeCheckout(ctx context.Context, c checkout, lessons []*check.Lesson, limit time.Duration) (res studentResult) {
 	start := time.Now()
 	res = studentResult{Name: c.name, Path: c.path, Outcome: outcomeGraded, Warnings: integrity(a.root, c.path)}
 	defer func() { res.Seconds = time.Since(start).Seconds() }()
@@ -329,7 +329,7 @@ func (a *app) gradeCheckout(ctx context.Context, c checkout, lessons []*grader.L
 
 // missingLessons returns the lessons in order: those in got as they are,
 // the others as not graded, in the given state.
-func missingLessons(lessons []*grader.Lesson, got map[string]lessonResult, state string) []lessonResult {
+func missingLessons(lessons []*check.Lesson, got map[string]lessonResult, state string) []lessonResult {
 	var out []lessonResult
 	for _, l := range lessons {
 		if r, ok := got[l.Number]; ok {

@@ -60,7 +60,7 @@ func classOfFour(t *testing.T) string {
 		require.Equal(t, 1, strings.Count(text, e.Old), "variant edit of %s", e.File)
 		writeFile(t, file, strings.Replace(text, e.Old, e.New, 1))
 	}
-	grader01 := filepath.Join(bob, "grader", "lesson01.go")
+	grader01 := filepath.Join(bob, "grader", "lesson01", "step1.go")
 	writeFile(t, grader01, readFile(t, grader01)+"\n// bob was here\n")
 
 	carol := learner("carol")
@@ -112,7 +112,7 @@ func TestClassroomGradesPassingFailingBrokenAndHangingCheckouts(t *testing.T) {
 	assert.Equal(t, []string{"STDIO-06"}, bob.Lessons[0].failing())
 	require.Len(t, bob.Warnings, 1)
 	assert.Empty(t, bob.Lessons[0].Copied, "bob's stage is his own")
-	assert.Contains(t, bob.Warnings[0], "the grader differs from the instructor's copy: grader/lesson01.go (edited)")
+	assert.Contains(t, bob.Warnings[0], "the grader differs from the instructor's copy: grader/lesson01/step1.go (edited)")
 
 	carol := byName["carol"]
 	assert.Equal(t, stateBuildError, carol.Lessons[0].State)
@@ -123,14 +123,14 @@ func TestClassroomGradesPassingFailingBrokenAndHangingCheckouts(t *testing.T) {
 	dave := byName["dave"]
 	assert.Equal(t, outcomeGraded, dave.Outcome)
 	assert.Equal(t, stateGraded, dave.Lessons[0].State)
-	assert.Len(t, dave.Lessons[0].failing(), len(grader.Lesson01.Checks))
+	assert.Len(t, dave.Lessons[0].failing(), len(grader.LessonByNumber("01").Checks()))
 	assert.Contains(t, dave.Lessons[0].firstFailure().Report, "no response to initialize")
 	assert.Less(t, dave.Seconds, 12.0)
 
 	rows := readCSV(t, filepath.Join(out, "results.csv"))
 	require.Len(t, rows, 5)
 	assert.Equal(t, csvHeader, rows[0])
-	all := len(grader.Lesson01.Checks)
+	all := len(grader.LessonByNumber("01").Checks())
 	assert.Equal(t, []string{"alice", "01", "graded", strconv.Itoa(all), "0"}, rows[1][:5])
 	assert.Equal(t, []string{"bob", "01", "graded", strconv.Itoa(all - 1), "1"}, rows[2][:5])
 	assert.Equal(t, "STDIO-06", rows[2][8])
@@ -192,7 +192,7 @@ func checkReportInBrowser(t *testing.T, page string) {
 	assert.NotContains(t, rowOf(dom, "bob"), "copied")
 	assert.Contains(t, dom, `id="copied-note"`, "the report says what the mark means")
 	assert.Contains(t, dom, "It is not proof of cheating")
-	assert.Contains(t, rowOf(dom, "bob"), "grader/lesson01.go (edited)")
+	assert.Contains(t, rowOf(dom, "bob"), "grader/lesson01/step1.go (edited)")
 	assert.Contains(t, rowOf(dom, "carol"), "does not build")
 }
 

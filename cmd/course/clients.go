@@ -13,7 +13,7 @@ import (
 	"sort"
 	"strings"
 
-	"mcpcourse/grader"
+	"mcpcourse/grader/check"
 )
 
 // clientTests picks, per lesson, the interop tests that drive that lesson's
@@ -102,7 +102,7 @@ func (a *app) clients(args []string) error {
 
 // interopClients runs the interop tests of one stage against the learner's
 // server, and returns what each client did.
-func (a *app) interopClients(l *grader.Lesson, pattern string, install bool) ([]clientRun, error) {
+func (a *app) interopClients(l *check.Lesson, pattern string, install bool) ([]clientRun, error) {
 	dir := filepath.Join(a.root, "interop")
 	if !mentions(dir, interopTargetVar) {
 		return nil, fmt.Errorf("the interop tests of this checkout always test the reference (they do not read %s yet), "+
@@ -169,7 +169,7 @@ func (a *app) installNPMClients(interop string) error {
 
 // browserClients runs a lesson's real-browser test against the learner's
 // server: the grader's test, which builds it as the grader does.
-func (a *app) browserClients(l *grader.Lesson, pattern string) ([]clientRun, error) {
+func (a *app) browserClients(l *check.Lesson, pattern string) ([]clientRun, error) {
 	fmt.Fprintf(a.stdout, "A real browser (headless Chromium) against your %s/:\n  GRADER_TARGET=. go test -count=1 -v -run %s ./grader\n\n", l.Stage, pattern)
 	cmd := exec.Command("go", "test", "-count=1", "-json", "-run", pattern, "./grader")
 	cmd.Dir = a.root
@@ -369,7 +369,7 @@ func nonEvents(out []byte) string {
 // clientSummary says which clients ran and passed, which failed, and which
 // were skipped and how to run them; it prints a success line only for
 // clients that ran and passed, and fails when any failed.
-func (a *app) clientSummary(l *grader.Lesson, runs []clientRun) error {
+func (a *app) clientSummary(l *check.Lesson, runs []clientRun) error {
 	sort.SliceStable(runs, func(i, j int) bool { return statusOrder(runs[i].status) < statusOrder(runs[j].status) })
 	var passed, failed, skipped []clientRun
 	for _, r := range runs {

@@ -9,7 +9,7 @@ import (
 	"sort"
 	"strings"
 
-	"mcpcourse/grader"
+	"mcpcourse/grader/check"
 	"mcpcourse/tools/stages"
 )
 
@@ -29,7 +29,7 @@ type copyIndex map[string]map[string]string // stage → digest of its files →
 // newCopyIndex renders the versions of the lessons' stages from the
 // reference under root: the instructor's course, never a checkout's own
 // solutions/, which its owner could have edited.
-func newCopyIndex(root string, lessons []*grader.Lesson) (copyIndex, error) {
+func newCopyIndex(root string, lessons []*check.Lesson) (copyIndex, error) {
 	idx := copyIndex{}
 	for _, l := range lessons {
 		known := map[string]string{}

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"mcpcourse/grader"
+	"mcpcourse/grader/check"
 	"mcpcourse/tools/courseroot"
 )
 
@@ -23,7 +24,7 @@ func findRoot() (string, error) {
 
 // lessonArg finds the lesson a command-line argument names: "02", "2" or
 // "lesson02".
-func lessonArg(arg string) (*grader.Lesson, error) {
+func lessonArg(arg string) (*check.Lesson, error) {
 	n := strings.TrimPrefix(strings.ToLower(arg), "lesson")
 	if len(n) == 1 {
 		n = "0" + n
@@ -39,11 +40,11 @@ func lessonArg(arg string) (*grader.Lesson, error) {
 }
 
 // lessonsArg parses a comma-separated list of lessons; "" means all.
-func lessonsArg(arg string) ([]*grader.Lesson, error) {
+func lessonsArg(arg string) ([]*check.Lesson, error) {
 	if arg == "" {
 		return grader.Lessons(), nil
 	}
-	var out []*grader.Lesson
+	var out []*check.Lesson
 	for _, part := range strings.Split(arg, ",") {
 		l, err := lessonArg(strings.TrimSpace(part))
 		if err != nil {
@@ -55,7 +56,7 @@ func lessonsArg(arg string) ([]*grader.Lesson, error) {
 }
 
 // lessonIndex returns l's position in the course.
-func lessonIndex(l *grader.Lesson) int {
+func lessonIndex(l *check.Lesson) int {
 	for i, x := range grader.Lessons() {
 		if x == l {
 			return i
@@ -66,7 +67,7 @@ func lessonIndex(l *grader.Lesson) int {
 
 // stepHeading returns the heading of step n in a lesson's text, such as
 // "Step 2 · Sessions", or "step n" when the text cannot be read.
-func stepHeading(root string, l *grader.Lesson, n int) string {
+func stepHeading(root string, l *check.Lesson, n int) string {
 	data, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(l.Guide)))
 	if err == nil {
 		prefix := fmt.Sprintf("## Step %d ", n)

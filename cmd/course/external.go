@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"mcpcourse/grader"
+	"mcpcourse/grader/check"
 )
 
 // externalOptions are grade's flags for a server the grader did not build
@@ -53,7 +54,7 @@ func (e externalOptions) options() (grader.Options, error) {
 // the spec rules the server breaks, with the spec's words, the course
 // rules it does not meet, and the checks that do not apply to it, and why.
 // It exits 0 when no check that applies fails.
-func (a *app) gradeExternal(e externalOptions, lessons []*grader.Lesson, chosen, asJSON bool, limit time.Duration) error {
+func (a *app) gradeExternal(e externalOptions, lessons []*check.Lesson, chosen, asJSON bool, limit time.Duration) error {
 	opts, err := e.options()
 	if err != nil {
 		return err

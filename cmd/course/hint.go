@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"mcpcourse/grader"
+	"mcpcourse/grader/check"
 )
 
 // hintLevels name the three levels of a hint.
@@ -39,11 +40,6 @@ func showHint(w io.Writer, root, id string, level int) error {
 	if c == nil {
 		return usageError("no check %q; check ids look like STDIO-07 or HTTP-12", id)
 	}
-	h, ok := grader.HintFor(id)
-	if !ok {
-		fmt.Fprintf(w, "%s · %s (lesson %s, step %d)\nThis check has no levelled hints yet. Its hint:\n\n%s\n", c.ID, c.Title, l.Number, c.Step, wrap(c.Hint, "  "))
-		return nil
-	}
 	path := filepath.Join(root, stateDir, "hints.json")
 	shown := map[string]int{}
 	if data, err := os.ReadFile(path); err == nil {
@@ -57,7 +53,7 @@ func showHint(w io.Writer, root, id string, level int) error {
 		}
 	}
 	fmt.Fprintf(w, "%s · %s (lesson %s, step %d)\n", c.ID, c.Title, l.Number, c.Step)
-	fmt.Fprintf(w, "Hint %d of 3, %s:\n\n%s\n\n", level, hintLevels[level-1], wrap(h[level-1], "  "))
+	fmt.Fprintf(w, "Hint %d of 3, %s:\n\n%s\n\n", level, hintLevels[level-1], wrap(c.Hint.Level(level), "  "))
 	switch {
 	case again:
 		fmt.Fprintf(w, "That was the last level, again. To start over: %s hint %s --level 1\n", self, id)
@@ -76,21 +72,13 @@ func showHint(w io.Writer, root, id string, level int) error {
 }
 
 // findCheck finds a check of any lesson by id.
-func findCheck(id string) (*grader.Lesson, *checkInfo) {
+func findCheck(id string) (*check.Lesson, *check.Check) {
 	for _, l := range grader.Lessons() {
-		for _, c := range l.Checks {
-			if c.ID == id {
-				return l, &checkInfo{ID: c.ID, Title: c.Title, Step: c.Step, Hint: c.Hint}
-			}
+		if c := l.Check(id); c != nil {
+			return l, c
 		}
 	}
 	return nil, nil
-}
-
-// checkInfo is what the course command needs of a check.
-type checkInfo struct {
-	ID, Title, Hint string
-	Step            int
 }
 
 // wrap wraps prose at about 100 columns, each line prefixed. Lines that

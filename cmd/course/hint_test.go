@@ -13,18 +13,18 @@ import (
 
 func TestHintStepsUpOneLevelPerCall(t *testing.T) {
 	root := t.TempDir()
-	want, ok := grader.HintFor("STDIO-07")
-	require.True(t, ok)
+	c := grader.LessonByNumber("01").Check("STDIO-07")
+	require.NotNil(t, c)
 	for level := 1; level <= 3; level++ {
 		a := newTestApp(root, "")
 		require.Equal(t, 0, a.run([]string{"hint", "stdio-07"}), a.errs.String())
 		out := a.out.String()
-		assert.Contains(t, out, "STDIO-07 · "+grader.Lesson01.Check("STDIO-07").Title+" (lesson 01, step 1)")
+		assert.Contains(t, out, "STDIO-07 · "+c.Title+" (lesson 01, step 1)")
 		assert.Contains(t, out, "Hint "+strconv.Itoa(level)+" of 3")
-		assert.Contains(t, squash(out), squash(want[level-1]), "level %d", level)
+		assert.Contains(t, squash(out), squash(c.Hint.Level(level)), "level %d", level)
 		for other := 1; other <= 3; other++ {
 			if other != level {
-				assert.NotContains(t, squash(out), squash(want[other-1]), "only one level per call")
+				assert.NotContains(t, squash(out), squash(c.Hint.Level(other)), "only one level per call")
 			}
 		}
 	}

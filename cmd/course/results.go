@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"mcpcourse/grader"
+	"mcpcourse/grader/check"
 )
 
 // What became of a lesson when it was graded.
@@ -74,9 +75,9 @@ type lessonResult struct {
 }
 
 // newLessonResult is l with every check not run.
-func newLessonResult(l *grader.Lesson, state string) lessonResult {
+func newLessonResult(l *check.Lesson, state string) lessonResult {
 	r := lessonResult{Number: l.Number, Stage: l.Stage, Title: l.Title, State: state}
-	for _, c := range l.Checks {
+	for _, c := range l.Checks() {
 		r.Checks = append(r.Checks, checkResult{ID: c.ID, Step: c.Step, Title: c.Title, Severity: string(c.Severity), Status: statusNotRun})
 	}
 	return r
@@ -161,7 +162,7 @@ func (r lessonResult) failing() []string {
 // error is a result (stateBuildError), not an error. It must not run
 // concurrently with another gradeNow in the same process: the grader
 // keeps one folder of built servers, which Cleanup empties.
-func gradeNow(ctx context.Context, l *grader.Lesson, opts grader.Options) lessonResult {
+func gradeNow(ctx context.Context, l *check.Lesson, opts grader.Options) lessonResult {
 	defer grader.Cleanup()
 	r := newLessonResult(l, stateGraded)
 	r.GradedAt = time.Now()

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"mcpcourse/grader"
+	"mcpcourse/grader/check"
 	"mcpcourse/tools/stages"
 	"mcpcourse/tools/starters"
 )
@@ -110,7 +111,7 @@ func (a *app) reset(args []string) error {
 
 // stageCommand parses the command line of a command that rewrites a stage:
 // one lesson number, and --yes.
-func (a *app) stageCommand(name, what string, args []string) (l *grader.Lesson, yes bool, err error) {
+func (a *app) stageCommand(name, what string, args []string) (l *check.Lesson, yes bool, err error) {
 	fs := a.flags(name, "NN [--yes]")
 	yesFlag := fs.Bool("yes", false, "do not ask for confirmation")
 	rest, err := parse(fs, args)
@@ -276,7 +277,7 @@ func removeEmptyDirs(dir string) {
 
 // checkBuilds builds a lesson's server and reports a failure, which after a
 // catch-up means an earlier stage is broken too.
-func (a *app) checkBuilds(l *grader.Lesson) error {
+func (a *app) checkBuilds(l *check.Lesson) error {
 	defer grader.Cleanup()
 	_, err := grader.Prepare(context.Background(), l, grader.Options{Root: a.root, Base: "."})
 	if out, ok := grader.BuildOutput(err); ok {

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"mcpcourse/grader"
+	"mcpcourse/grader/check"
 )
 
 // pollInterval is how often watch looks for changed files. Polling, rather
@@ -36,7 +37,7 @@ func (a *app) watch(args []string) error {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 
-	var lesson *grader.Lesson
+	var lesson *check.Lesson
 	switch len(rest) {
 	case 0:
 		fmt.Fprintln(a.stdout, "Finding the lesson you are on…")
@@ -58,8 +59,8 @@ func (a *app) watch(args []string) error {
 	w := &watcher{
 		app:      a,
 		lesson:   lesson,
-		grade:    func(ctx context.Context, l *grader.Lesson) lessonResult { return g.grade(ctx, l) },
-		earlier:  func(l *grader.Lesson) []lessonResult { return g.earlierCached(l) },
+		grade:    func(ctx context.Context, l *check.Lesson) lessonResult { return g.grade(ctx, l) },
+		earlier:  func(l *check.Lesson) []lessonResult { return g.earlierCached(l) },
 		interval: pollInterval,
 		manual:   *manual,
 		keyHelp:  in.help,
@@ -71,9 +72,9 @@ func (a *app) watch(args []string) error {
 // watcher re-grades one lesson when its files change or a key asks.
 type watcher struct {
 	app      *app
-	lesson   *grader.Lesson
-	grade    func(context.Context, *grader.Lesson) lessonResult
-	earlier  func(*grader.Lesson) []lessonResult // the lessons before it, as far as known; nil in tests
+	lesson   *check.Lesson
+	grade    func(context.Context, *check.Lesson) lessonResult
+	earlier  func(*check.Lesson) []lessonResult // the lessons before it, as far as known; nil in tests
 	interval time.Duration
 	manual   bool
 	keys     <-chan byte
@@ -190,7 +191,7 @@ func (w *watcher) hint(out io.Writer) {
 }
 
 // next returns the lesson after the current one, once the current one is done.
-func (w *watcher) next() *grader.Lesson {
+func (w *watcher) next() *check.Lesson {
 	if !w.last.Done() {
 		return nil
 	}

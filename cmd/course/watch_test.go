@@ -14,6 +14,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"mcpcourse/grader"
+	"mcpcourse/grader/check"
 )
 
 // syncBuffer is a bytes.Buffer safe for the watcher's goroutine and the test.
@@ -57,8 +58,8 @@ func startWatch(t *testing.T, manual bool) *watchRig {
 
 	w := &watcher{
 		app:    &app{root: root, stdout: r.out, stderr: r.out},
-		lesson: grader.Lesson01,
-		grade: func(ctx context.Context, l *grader.Lesson) lessonResult {
+		lesson: grader.LessonByNumber("01"),
+		grade: func(ctx context.Context, l *check.Lesson) lessonResult {
 			r.started <- struct{}{}
 			return <-r.release
 		},
@@ -73,7 +74,7 @@ func startWatch(t *testing.T, manual bool) *watchRig {
 
 // failing is lesson 01 with one failing check.
 func failing() lessonResult {
-	r := newLessonResult(grader.Lesson01, stateGraded)
+	r := newLessonResult(grader.LessonByNumber("01"), stateGraded)
 	for i := range r.Checks {
 		r.Checks[i].Status = statusPass
 	}
@@ -177,7 +178,7 @@ func TestWatchMovesOnOnceDone(t *testing.T) {
 	case <-time.After(5 * time.Second):
 		t.Fatal("n did not move on to lesson 02")
 	}
-	next := newLessonResult(grader.Lesson02, stateGraded)
+	next := newLessonResult(grader.LessonByNumber("02"), stateGraded)
 	r.release <- next
 	r.waitFor("Checking lesson 02")
 }

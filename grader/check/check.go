@@ -42,7 +42,11 @@ func (s Spec) String() string {
 	return out
 }
 
-// Check is one graded behaviour.
+// Check is one graded behaviour, and everything the course says about it:
+// the rule it enforces, its hints, the claims of the lesson texts it holds
+// true, and what it needs of an external server. The tables and counts of
+// the course's texts that list checks are generated from these values
+// (go run ./tools/capture -write).
 type Check struct {
 	ID       string   // stable id, such as "STDIO-04"
 	Step     int      // the lesson step that makes it pass
@@ -50,13 +54,27 @@ type Check struct {
 	Severity Severity // Must or Should
 	Spec     Spec     // the rule it enforces
 	Course   string   // set when the course asks for more than the spec's own keyword, saying why
-	Hint     string   // what usually causes a failure, and where to look
+	Hint     Hint     // what usually causes a failure, and where to look, in every level
 	Budget   time.Duration
+
+	// Transport is how the check reaches its target, when it is not its
+	// lesson's (Lesson.Transport): a lesson that grades one stage over
+	// stdio and HTTP gives some of its checks the other transport.
+	Transport Transport
 
 	// StarterMayPass explains why the untouched starter may pass this check.
 	// It is empty for every check that needs the learner's work, which the
 	// course's own tests prove the starter fails.
 	StarterMayPass string
+
+	// Early is the earliest step after which the check already passes,
+	// when that is before its own Step, as the lesson's text says (a simple
+	// loop answers a line that is not JSON before step 2 asks for it); 0
+	// when it passes from its own step on. EarlyEnds, when set, is the
+	// step whose work turns it red again until its own step (STDIO-22: the
+	// plain loop of step 1 finishes its requests at end of input, and the
+	// goroutines of step 4 no longer wait for them). See GreenAfter.
+	Early, EarlyEnds int
 
 	// Needs says what the check asks of its target beyond a running server
 	// of the lesson's transport that serves the tool contract. The course's
@@ -64,8 +82,69 @@ type Check struct {
 	// check is skipped, saying why (Target.Unmet).
 	Needs Needs
 
+	// Claims are the rows of grader/CLAIMS.md this check holds true: rules
+	// the lesson texts state, and how the check enforces each. A rule that
+	// several checks enforce together is one row, on the first of them,
+	// naming the others (Claim.Also).
+	Claims []Claim
+	// Checklist lists the rules of the transport checklist
+	// (shared/spec/transport-checklist.md) that the check observes, by
+	// their ids, such as "A3" or "C26" (see Checklist).
+	Checklist []string
+	// Split is set on a check that holds a spec rule and a course rule at
+	// once: which of its failures break which (see Split).
+	Split *Split
+
 	// Run performs the check. It reports a failure with T.Fail, which ends it.
 	Run func(t *T)
+}
+
+// GreenAfter reports whether the check passes once step n of its lesson is
+// done, as the lesson's text says: from its own step on, and from Early
+// until EarlyEnds when it goes green early.
+func (c *Check) GreenAfter(n int) bool {
+	if n >= c.Step {
+		return true
+	}
+	return c.Early > 0 && n >= c.Early && (c.EarlyEnds == 0 || n < c.EarlyEnds)
+}
+
+// Hint is everything a check says to help: the line every failure report
+// prints, and three levels that go run ./cmd/course hint ID gives one per
+// call: a question that turns the learner towards the cause, a pointer into
+// the Go standard library or the spec, and a near-solution.
+type Hint struct {
+	Report   string // in every failure report, after the failure's own hint
+	Question string // level 1
+	Pointer  string // level 2
+	Near     string // level 3
+
+	// Quotes names the reference code that Near quotes word for word, so
+	// that a test holds the quote to the code it was taken from.
+	Quotes []Source
+}
+
+// Levels is how many levels Level gives.
+const Levels = 3
+
+// Level returns hint level n, from 1 (the question) to Levels (the
+// near-solution).
+func (h Hint) Level(n int) string {
+	switch n {
+	case 1:
+		return h.Question
+	case 2:
+		return h.Pointer
+	case 3:
+		return h.Near
+	}
+	return ""
+}
+
+// Source is a function of the reference whose body a hint quotes.
+type Source struct {
+	File string // relative to the course root, such as "solutions/02-streamable-http/post.go"
+	Func string // the function's name; a method's name alone, such as "serveBatch"
 }
 
 // Slug is the check's id and title as one test name, such as
@@ -147,7 +226,7 @@ type Failure struct {
 	// Cause names the trouble behind this failure when another check is
 	// the one that tests it, such as "initialize" when the handshake
 	// failed. Each lesson maps these names to its own check ids
-	// (grader.Lesson.Causes), so that a failure that only repeats another
+	// (Lesson.Causes), so that a failure that only repeats another
 	// check's can be listed under that check instead of reported again.
 	Cause string
 
@@ -390,7 +469,7 @@ const grace = 3 * time.Second
 func Run(ctx context.Context, c *Check, target Target) Result {
 	start := time.Now()
 	if why := target.Unmet(c.Needs); why != "" {
-		return Result{Check: c, Status: Skip, Skipped: why, What: why, Report: skipReport(c, why)}
+		return Result{Check: c, Status: Skip, Skipped: why, What: why, Report: SkipReport(c, why)}
 	}
 	budget := c.Budget
 	if len(target.Command) > 0 {
@@ -425,7 +504,7 @@ func Run(ctx context.Context, c *Check, target Target) Result {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if t.failure == nil && t.skipped != "" {
-		r.Status, r.Skipped, r.What, r.Report = Skip, t.skipped, t.skipped, skipReport(c, t.skipped)
+		r.Status, r.Skipped, r.What, r.Report = Skip, t.skipped, t.skipped, SkipReport(c, t.skipped)
 	}
 	if t.failure != nil {
 		r.Status = Fail

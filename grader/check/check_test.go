@@ -29,7 +29,7 @@ func TestSlug(t *testing.T) {
 }
 
 func TestRunReportsTheFirstFailure(t *testing.T) {
-	c := &Check{ID: "X-01", Title: "t", Severity: Must, Budget: time.Second, Hint: "check hint",
+	c := &Check{ID: "X-01", Title: "t", Severity: Must, Budget: time.Second, Hint: Hint{Report: "check hint"},
 		Spec: Spec{Rev: "2025-11-25", Section: "s", Quote: "q"},
 		Run: func(t *T) {
 			t.Wire.Sent("hello")

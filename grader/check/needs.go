@@ -50,6 +50,38 @@ type Needs struct {
 	// Course names behaviour of the course's own server that the check
 	// relies on beyond the tool contract, such as "the WebSocket at /ws".
 	Course string
+	// Optional lists what the check relies on that the spec leaves a
+	// server free to offer or not. Whether an external server offers it is
+	// known only once it answers: a server without it skips the check then
+	// (T.Skip), and a check that finds it missing without declaring it fails
+	// as a grader bug (T.Relies).
+	Optional []Feature
+}
+
+// Feature is something the spec leaves a server free to offer, which some
+// checks rely on. The course's servers offer every one.
+type Feature string
+
+const (
+	// GETStream: the standalone SSE stream a GET opens (a server may
+	// answer GET with 405 instead).
+	GETStream Feature = "the standalone GET stream"
+	// EventIDs: ids on SSE events, which resumption with Last-Event-ID
+	// needs (MAY).
+	EventIDs Feature = "event ids"
+	// History: the history tool, beyond the tool contract, which tells how
+	// each of a session's tool calls ended.
+	History Feature = "the history tool"
+)
+
+// Relies notes that the check relies on f, which the spec leaves optional.
+// A check that does not declare f in Needs.Optional fails, as a grader bug:
+// grader/EXTERNAL.md lists the checks by what they declare, and a server
+// without f skips the checks that rely on it.
+func (t *T) Relies(f Feature) {
+	if t.Check != nil && !slices.Contains(t.Check.Needs.Optional, f) {
+		t.Fail(Failure{What: fmt.Sprintf("grader bug: %s relies on %s, which a server may lack, but does not declare it in Needs.Optional", t.Check.ID, f)})
+	}
 }
 
 // Unmet says why the target cannot meet n, or "" when it can. A server the
@@ -97,7 +129,7 @@ func sameSet(a, b []string) bool {
 	return slices.Equal(slices.Compact(a), slices.Compact(b))
 }
 
-// skipReport is the short report of a skipped check.
-func skipReport(c *Check, why string) string {
+// SkipReport is the short report of a check skipped for why.
+func SkipReport(c *Check, why string) string {
 	return fmt.Sprintf("SKIP %s [%s] %s\n  %-7s %s\n", c.ID, c.Severity, c.Title, "why", why)
 }

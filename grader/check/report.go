@@ -154,9 +154,9 @@ func (t *T) report(c *Check, status Status) string {
 			field("rule", "course: the server may meet the spec here; it misses what the course asks beyond it (see course above)")
 		}
 	}
-	hint := c.Hint
+	hint := c.Hint.Report
 	if f.Hint != "" {
-		hint = f.Hint + "\n" + c.Hint
+		hint = f.Hint + "\n" + c.Hint.Report
 	}
 	field("hint", hint)
 	repro := f.Repro

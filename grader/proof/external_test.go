@@ -2,11 +2,8 @@ package proof
 
 import (
 	"context"
-	"os"
-	"path/filepath"
 	"regexp"
 	"sort"
-	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -17,6 +14,10 @@ import (
 	"mcpcourse/grader"
 	"mcpcourse/grader/check"
 	"mcpcourse/grader/internal/proc"
+	"mcpcourse/grader/lesson01"
+	"mcpcourse/grader/lesson02"
+	"mcpcourse/grader/lesson03"
+	"mcpcourse/grader/lesson04"
 	"mcpcourse/grader/variants"
 )
 
@@ -33,7 +34,7 @@ var courseAllowlist = []string{"https://*.example.com", "http://localhost:*", "v
 // what the grader is told about it.
 type externalRun struct {
 	name    string
-	lesson  *grader.Lesson
+	lesson  *check.Lesson
 	variant string   // a variant of the reference, or ""
 	args    []string // for an HTTP server, beyond -addr
 	opts    grader.Options
@@ -50,7 +51,7 @@ func gradeExternally(t *testing.T, run externalRun) []check.Result {
 	built, err := grader.Prepare(ctx, run.lesson, o)
 	require.NoError(t, err, "%s: building", run.name)
 	opts := run.opts
-	if run.lesson.Stdio {
+	if run.lesson.Transport == check.Stdio {
 		opts.Command = []string{built.Binary}
 	} else {
 		p, err := proc.Start(ctx, built.Binary, append([]string{"-addr", "127.0.0.1:0"}, run.args...)...)
@@ -100,12 +101,12 @@ func inParallelT(t *testing.T, runs []externalRun) [][]check.Result {
 func TestExternalModeGradesTheReference(t *testing.T) {
 	stateless := grader.Options{Stateless: true}
 	runs := []externalRun{
-		{name: "lesson 01, command", lesson: grader.Lesson01},
-		{name: "lesson 02, URL", lesson: grader.Lesson02},
-		{name: "lesson 02, URL, stateless", lesson: grader.Lesson02, args: []string{"-stateless"}, opts: stateless},
-		{name: "lesson 03, URL", lesson: grader.Lesson03},
-		{name: "lesson 03, URL, stateless", lesson: grader.Lesson03, args: []string{"-stateless"}, opts: stateless},
-		{name: "lesson 04, URL, the course's allowlist", lesson: grader.Lesson04,
+		{name: "lesson 01, command", lesson: lesson01.Lesson},
+		{name: "lesson 02, URL", lesson: lesson02.Lesson},
+		{name: "lesson 02, URL, stateless", lesson: lesson02.Lesson, args: []string{"-stateless"}, opts: stateless},
+		{name: "lesson 03, URL", lesson: lesson03.Lesson},
+		{name: "lesson 03, URL, stateless", lesson: lesson03.Lesson, args: []string{"-stateless"}, opts: stateless},
+		{name: "lesson 04, URL, the course's allowlist", lesson: lesson04.Lesson,
 			args: []string{"-allow-origin", "https://*.example.com,http://localhost:*", "-allow-origin", "vscode-webview://*,https://mcp.test:8443"},
 			opts: grader.Options{AllowOrigins: courseAllowlist}},
 	}
@@ -113,7 +114,7 @@ func TestExternalModeGradesTheReference(t *testing.T) {
 	for i, results := range inParallelT(t, runs) {
 		run := runs[i]
 		target := check.Target{URL: "http://external", Command: run.opts.Command, Stateless: run.opts.Stateless, AllowOrigins: run.opts.AllowOrigins}
-		if run.lesson.Stdio {
+		if run.lesson.Transport == check.Stdio {
 			target = check.Target{Command: []string{"external"}}
 		}
 		for _, r := range results {
@@ -132,7 +133,7 @@ func TestExternalModeGradesTheReference(t *testing.T) {
 	// needs stay honest, and do not creep into skipping what could run.
 	n := 0
 	for _, l := range grader.Lessons() {
-		n += len(l.Checks)
+		n += len(l.Checks())
 	}
 	assert.Greater(t, len(applied), n*2/3, "only %d of %d checks apply to the reference graded externally", len(applied), n)
 }
@@ -143,10 +144,10 @@ func TestExternalModeGradesTheReference(t *testing.T) {
 // the failure breaks.
 func TestExternalModeCatchesVariants(t *testing.T) {
 	runs := []externalRun{
-		{name: "answers-unknown-notifications, command", lesson: grader.Lesson01, variant: "answers-unknown-notifications"},
-		{name: "unknown-method-is-an-http-error, URL", lesson: grader.Lesson02, variant: "unknown-method-is-an-http-error"},
-		{name: "missing-session-gets-200, URL", lesson: grader.Lesson02, variant: "missing-session-gets-200"},
-		{name: "replay-ignores-the-stream, URL", lesson: grader.Lesson03, variant: "replay-ignores-the-stream"},
+		{name: "answers-unknown-notifications, command", lesson: lesson01.Lesson, variant: "answers-unknown-notifications"},
+		{name: "unknown-method-is-an-http-error, URL", lesson: lesson02.Lesson, variant: "unknown-method-is-an-http-error"},
+		{name: "missing-session-gets-200, URL", lesson: lesson02.Lesson, variant: "missing-session-gets-200"},
+		{name: "replay-ignores-the-stream, URL", lesson: lesson03.Lesson, variant: "replay-ignores-the-stream"},
 	}
 	wantRule := map[string]check.Rule{"STDIO-07": check.SpecRule, "HTTP-08": check.SpecRule, "HTTP-11": check.CourseRule,
 		"SSE-21": check.SpecRule, "SSE-22": check.SpecRule}
@@ -171,38 +172,4 @@ func TestExternalModeCatchesVariants(t *testing.T) {
 		sort.Strings(want)
 		assert.Equal(t, want, failed, "%s graded externally should fail exactly the checks it names", run.name)
 	}
-}
-
-// TestExternalDocListsEachNeed keeps grader/EXTERNAL.md's table of needs
-// true: each row lists exactly the checks that declare that need.
-func TestExternalDocListsEachNeed(t *testing.T) {
-	text, err := os.ReadFile(filepath.Join(options(t).Root, "grader", "EXTERNAL.md"))
-	require.NoError(t, err)
-	want := map[string][]string{}
-	for _, l := range grader.Lessons() {
-		for _, c := range l.Checks {
-			n := c.Needs
-			add := func(key string, ok bool) {
-				if ok {
-					want[key] = append(want[key], c.ID)
-				}
-			}
-			add("stateless", !l.Stdio && n.Mode == check.Stateless)
-			add("any mode", !l.Stdio && n.Mode == check.AnyMode)
-			add("flags", len(n.Flags) > 0)
-			add("restart", n.Restart)
-			add("signal", n.Signal)
-			add("allowlist", n.Allowlist != nil)
-			add("course", n.Course != "")
-		}
-	}
-	row := regexp.MustCompile("(?m)^\\| `([a-z ]+)` \\|.*\\| ([A-Z]+-\\d+(?:, [A-Z]+-\\d+)*) \\|$")
-	got := map[string][]string{}
-	for _, m := range row.FindAllStringSubmatch(string(text), -1) {
-		got[m[1]] = strings.Split(m[2], ", ")
-	}
-	for key, ids := range want {
-		assert.ElementsMatch(t, ids, got[key], "grader/EXTERNAL.md's row %q lists other checks than those that declare it", key)
-	}
-	assert.Len(t, got, len(want), "grader/EXTERNAL.md has a row for a need no check declares, or misses one")
 }

@@ -56,7 +56,7 @@ func options(t *testing.T) grader.Options {
 }
 
 // grade builds the lesson for o and runs all its checks.
-func grade(t *testing.T, l *grader.Lesson, o grader.Options) map[string]check.Result {
+func grade(t *testing.T, l *check.Lesson, o grader.Options) map[string]check.Result {
 	t.Helper()
 	target, err := grader.Prepare(context.Background(), l, o)
 	require.NoError(t, err, "building %s", o.Package(l))
@@ -221,7 +221,7 @@ func TestEveryCheckIsKilledByAVariant(t *testing.T) {
 		}
 	}
 	for _, l := range grader.Lessons() {
-		for _, c := range l.Checks {
+		for _, c := range l.Checks() {
 			assert.True(t, killed[l.Number+"/"+c.ID], "no variant fails %s: a check that cannot fail is a defect", c.ID)
 		}
 	}
@@ -269,20 +269,15 @@ func describeChanges(changes []starters.Change, err error) string {
 	return strings.Join(parts, ", ")
 }
 
+// TestChecksAreWellFormed holds every lesson's description and every
+// variant to what the grader and the generated texts rely on (see
+// check.ValidateCourse).
 func TestChecksAreWellFormed(t *testing.T) {
+	require.NoError(t, check.ValidateCourse(grader.Lessons()))
 	ids := map[string]bool{}
 	for _, l := range grader.Lessons() {
-		for _, c := range l.Checks {
-			assert.False(t, ids[c.ID], "duplicate check id %s", c.ID)
+		for _, c := range l.Checks() {
 			ids[c.ID] = true
-			assert.NotEmpty(t, c.Title, c.ID)
-			assert.NotEmpty(t, c.Hint, "%s has no hint", c.ID)
-			assert.NotEmpty(t, c.Spec.Rev, "%s cites no spec revision", c.ID)
-			assert.NotEmpty(t, c.Spec.Section, "%s cites no spec section", c.ID)
-			assert.NotZero(t, c.Step, "%s names no lesson step", c.ID)
-			assert.Positive(t, c.Budget, "%s has no budget", c.ID)
-			assert.Contains(t, []check.Severity{check.Must, check.Should}, c.Severity, c.ID)
-			assert.NotNil(t, c.Run, c.ID)
 		}
 	}
 	for _, v := range variants.All() {

@@ -4,8 +4,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"path/filepath"
-	"regexp"
 	"runtime"
 	"sort"
 	"strconv"
@@ -18,7 +16,6 @@ import (
 	"mcpcourse/grader"
 	"mcpcourse/grader/check"
 	"mcpcourse/grader/internal/build"
-	"mcpcourse/grader/variants"
 	"mcpcourse/tools/stages"
 )
 
@@ -28,12 +25,13 @@ import (
 // steps 1 to N, and the starter's stubs for the rest, the very files the
 // course command's checkpoint writes), and grades it. After step N, every
 // check of steps 1 to N must pass, and every check of a later step must
-// fail, unless the lesson says it goes green early.
+// fail, unless the lesson says it goes green early (check.Check.Early and
+// EarlyEnds; see GreenAfter).
 
 // lastStep is the lesson's last step: that of its last check.
-func lastStep(l *grader.Lesson) int {
+func lastStep(l *check.Lesson) int {
 	last := 0
-	for _, c := range l.Checks {
+	for _, c := range l.Checks() {
 		last = max(last, c.Step)
 	}
 	return last
@@ -48,9 +46,6 @@ func TestEachStepHasAState(t *testing.T) {
 		require.NoError(t, err)
 		assert.Equal(t, lastStep(l), last, "the regions of solutions/%s name steps up to %d; lesson %s has %d", l.Stage, last, l.Number, lastStep(l))
 	}
-	for number := range early {
-		assert.NotNil(t, grader.LessonByNumber(number), "early greens for a lesson %s that does not exist", number)
-	}
 }
 
 // TestEachStepTurnsItsChecksGreen grades the code as it stands after each
@@ -58,9 +53,8 @@ func TestEachStepHasAState(t *testing.T) {
 // as the variants are.
 func TestEachStepTurnsItsChecksGreen(t *testing.T) {
 	type state struct {
-		lesson  *grader.Lesson
+		lesson  *check.Lesson
 		step    int
-		early   []string
 		target  check.Target
 		err     error
 		results []check.Result
@@ -68,7 +62,7 @@ func TestEachStepTurnsItsChecksGreen(t *testing.T) {
 	var states []*state
 	for _, l := range grader.Lessons() {
 		for n := 1; n <= lastStep(l); n++ {
-			states = append(states, &state{lesson: l, step: n, early: early[l.Number][n]})
+			states = append(states, &state{lesson: l, step: n})
 		}
 	}
 	root := options(t).Root
@@ -85,15 +79,11 @@ func TestEachStepTurnsItsChecksGreen(t *testing.T) {
 		st := st
 		t.Run("Lesson"+st.lesson.Number+"/step"+strconv.Itoa(st.step), func(t *testing.T) {
 			require.NoError(t, st.err, "building lesson %s as it stands after step %d", st.lesson.Number, st.step)
-			early := map[string]bool{}
-			for _, id := range st.early {
-				early[id] = true
-			}
 			var wrong []string
 			var reports strings.Builder
 			for _, r := range st.results {
 				c := r.Check
-				wantGreen := c.Step <= st.step || early[c.ID]
+				wantGreen := c.GreenAfter(st.step)
 				if (r.Status == check.Pass) == wantGreen {
 					continue
 				}
@@ -101,7 +91,7 @@ func TestEachStepTurnsItsChecksGreen(t *testing.T) {
 				if wantGreen {
 					reports.WriteString(r.Report + "\n")
 				} else {
-					reports.WriteString(c.ID + " passes, but the lesson says it turns green at step " + strconv.Itoa(c.Step) + "\n")
+					reports.WriteString(c.ID + " passes, but the lesson says it is not green after step " + strconv.Itoa(st.step) + " (its step is " + strconv.Itoa(c.Step) + "; check.Check.Early says when it goes green early)\n")
 				}
 			}
 			sort.Strings(wrong)
@@ -116,20 +106,17 @@ func TestEachStepTurnsItsChecksGreen(t *testing.T) {
 // stands after step n), on the reference of the stages before it, as
 // catch-up writes them: what a learner's clone holds after
 // go run ./cmd/course checkpoint NN n+1.
-func buildStepState(root string, l *grader.Lesson, n int) (check.Target, error) {
+func buildStepState(root string, l *check.Lesson, n int) (check.Target, error) {
 	folders := map[string]stages.Files{}
-	for _, x := range grader.Lessons() {
+	for _, stage := range l.Stages {
 		var err error
-		if x == l {
-			folders[x.Stage], err = stages.State(root, l.Stage, n)
+		if stage == l.Stage {
+			folders[stage], err = stages.State(root, l.Stage, n)
 		} else {
-			folders[x.Stage], err = stages.Reference(root, x.Stage, false)
+			folders[stage], err = stages.Reference(root, stage, false)
 		}
 		if err != nil {
 			return check.Target{}, err
-		}
-		if x == l {
-			break
 		}
 	}
 	tmp, err := build.TempDir()
@@ -151,133 +138,4 @@ func buildStepState(root string, l *grader.Lesson, n int) (check.Target, error) 
 	}
 	bin, err := build.Binary(context.Background(), req)
 	return check.Target{Name: "the code after step " + strconv.Itoa(n), Package: req.Package, Binary: bin}, err
-}
-
-// TestLessonTextsListTheChecks holds each lesson's text to the checks: every
-// step's "Make it pass" list names exactly the checks of that step, with
-// their titles; the early greens the proof allows are the ones the step's
-// text mentions; the table of checks (in the lesson or its deep dives)
-// lists every check with its step and title; and "Common mistakes" has a
-// row for every variant, with the checks that catch it.
-func TestLessonTextsListTheChecks(t *testing.T) {
-	root := options(t).Root
-	for _, l := range grader.Lessons() {
-		text, err := os.ReadFile(filepath.Join(root, l.Guide))
-		require.NoError(t, err)
-		sections := stepSections(string(text))
-		// The tables may live in the lesson's companion of deep dives.
-		all := string(text)
-		if more, err := os.ReadFile(filepath.Join(root, l.DeepDives())); err == nil {
-			all += "\n" + string(more)
-		}
-		for step := 1; step <= lastStep(l); step++ {
-			section := sections[step]
-			require.NotEmpty(t, section, "%s has no section for step %d", l.Guide, step)
-			listed := map[string]string{}
-			for _, m := range makeItPassItem.FindAllStringSubmatch(afterHeading(section, "### Make it pass"), -1) {
-				listed[m[1]] = strings.TrimSpace(m[2])
-			}
-			for _, c := range l.Checks {
-				if c.Step != step {
-					assert.NotContains(t, listed, c.ID, "%s lists %s under step %d, but it is a step %d check", l.Guide, c.ID, step, c.Step)
-					continue
-				}
-				if assert.Contains(t, listed, c.ID, "%s does not list %s under step %d's \"Make it pass\"", l.Guide, c.ID, step) {
-					assert.Equal(t, c.Title, listed[c.ID], "%s: the title of %s under step %d", l.Guide, c.ID, step)
-				}
-			}
-			for _, id := range early[l.Number][step] {
-				assert.Contains(t, section, id, "%s: step %d does not say that %s goes green early", l.Guide, step, id)
-			}
-		}
-		mistakes := map[string]string{}
-		for _, m := range variantRow.FindAllStringSubmatch(afterHeading(all, "## Common mistakes"), -1) {
-			mistakes[m[1]] = m[2]
-		}
-		for _, v := range variants.ForLesson(l.Number) {
-			caught, ok := mistakes[v.Name]
-			if !assert.True(t, ok, "%s's \"Common mistakes\" has no row for the variant %s", l.Guide, v.Name) {
-				continue
-			}
-			want := append([]string(nil), v.Kills...)
-			sort.Strings(want)
-			got := checkID.FindAllString(caught, -1)
-			if strings.HasPrefix(caught, "every check") {
-				got = nil
-				for _, c := range l.Checks {
-					got = append(got, c.ID)
-				}
-			}
-			sort.Strings(got)
-			assert.Equal(t, want, got, "%s: the checks that catch %s", l.Guide, v.Name)
-		}
-		for _, m := range doneLine.FindAllStringSubmatch(all, -1) {
-			assert.Equal(t, []string{strconv.Itoa(len(l.Checks)), strconv.Itoa(len(l.Checks))}, m[1:3],
-				"%s says %q, but the lesson has %d checks", l.Guide, m[0], len(l.Checks))
-		}
-		courseMap, err := os.ReadFile(filepath.Join(root, "lessons", "README.md"))
-		require.NoError(t, err)
-		if m := regexp.MustCompile("-run Lesson" + l.Number + "` \\((\\d+) checks\\)").FindStringSubmatch(string(courseMap)); assert.NotNil(t, m, "the course map gives no count of lesson %s's checks", l.Number) {
-			assert.Equal(t, strconv.Itoa(len(l.Checks)), m[1], "the course map's count of lesson %s's checks", l.Number)
-		}
-		rows := map[string][]string{}
-		for _, m := range tableRow.FindAllStringSubmatch(all, -1) {
-			rows[m[1]] = m
-		}
-		for _, c := range l.Checks {
-			row, ok := rows[c.ID]
-			if assert.True(t, ok, "%s's table of checks has no row for %s", l.Guide, c.ID) {
-				assert.Equal(t, strconv.Itoa(c.Step), row[3], "%s's table: the step of %s", l.Guide, c.ID)
-				assert.Equal(t, c.Title, row[4], "%s's table: the title of %s", l.Guide, c.ID)
-			}
-		}
-	}
-}
-
-var (
-	stepHeading    = regexp.MustCompile(`(?m)^## Step (\d+) `)
-	makeItPassItem = regexp.MustCompile(`(?m)^- ([A-Z]+-\d+) (?:· )?(.+)$`)
-	tableRow       = regexp.MustCompile(`(?m)^\| ([A-Z]+-\d+) \| (MUST|SHOULD) \| (\d+) \| (.+?) \| .* \|$`)
-	variantRow     = regexp.MustCompile("(?m)^\\| `([a-z0-9-]+)` \\| .* \\| ([^|]+) \\|$")
-	checkID        = regexp.MustCompile(`[A-Z]+-\d+`)
-	doneLine       = regexp.MustCompile(`(\d+) of (\d+) checks pass\. Lesson \d+ is done`)
-)
-
-// stepSections splits a lesson into its "## Step N" sections, by N.
-func stepSections(text string) map[int]string {
-	out := map[int]string{}
-	locs := stepHeading.FindAllStringSubmatchIndex(text, -1)
-	for i, loc := range locs {
-		end := len(text)
-		if i+1 < len(locs) {
-			end = locs[i+1][0]
-		}
-		if next := strings.Index(text[loc[1]:end], "\n## "); next >= 0 {
-			end = loc[1] + next
-		}
-		n, _ := strconv.Atoi(text[loc[2]:loc[3]])
-		out[n] = text[loc[0]:end]
-	}
-	return out
-}
-
-// afterHeading returns the part of section from heading to the next
-// heading of the same level or higher.
-func afterHeading(section, heading string) string {
-	i := strings.Index(section, heading)
-	if i < 0 {
-		return ""
-	}
-	rest := section[i+len(heading):]
-	level := strings.Fields(heading)[0] // "##", "###"
-	for j := 0; j < len(rest); j++ {
-		if rest[j] != '\n' || !strings.HasPrefix(rest[j+1:], "#") {
-			continue
-		}
-		hashes := strings.Fields(rest[j+1:])[0]
-		if strings.Trim(hashes, "#") == "" && len(hashes) <= len(level) {
-			return rest[:j]
-		}
-	}
-	return rest
 }

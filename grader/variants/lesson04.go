@@ -18,7 +18,7 @@ var lesson04 = []*Variant{
 	// Step 1: the guard.
 	{
 		Name: "cors-is-the-only-guard", Lesson: "04",
-		Kills:   []string{"ORIGIN-01", "ORIGIN-02", "ORIGIN-04", "ORIGIN-06", "ORIGIN-07", "ORIGIN-08", "ORIGIN-09", "ORIGIN-11", "ORIGIN-14"},
+		Kills:   []string{"ORIGIN-01", "ORIGIN-02", "ORIGIN-04", "ORIGIN-06", "ORIGIN-07", "ORIGIN-08", "ORIGIN-09", "ORIGIN-11", "ORIGIN-14", "ORIGIN-25"},
 		Mistake: "relies on CORS alone: a foreign page cannot read the answers, but its requests are served, and with them every side effect",
 		Edits: []Edit{{File: originHandler,
 			Old: "\th.endpoint = h.guard(grant.Handler(h.mcp))",
@@ -45,6 +45,13 @@ var lesson04 = []*Variant{
 		Edits: []Edit{{File: originHandler,
 			Old: "\torigins := r.Header.Values(\"Origin\")\n",
 			New: "\torigins := r.Header.Values(\"Origin\")\n\tif len(origins) == 1 && origins[0] == \"null\" {\n\t\torigins = nil // an opaque origin: as good as none\n\t}\n"}},
+	},
+	{
+		Name: "first-origin-only", Lesson: "04", Kills: []string{"ORIGIN-25"},
+		Mistake: "judges the first Origin header only (r.Header.Get), so a second one goes in unjudged, whatever it says",
+		Edits: []Edit{{File: originHandler,
+			Old: "\torigins := r.Header.Values(\"Origin\")\n\treturn len(origins) == 0 || (len(origins) == 1 && h.allow.Allows(origins[0]))\n",
+			New: "\torigin := r.Header.Get(\"Origin\")\n\treturn origin == \"\" || h.allow.Allows(origin)\n"}},
 	},
 
 	// Step 2: the allowlist.

@@ -1,12 +1,23 @@
-// Command capture keeps the grader output quoted in the lessons true. It
-// finds every marked block in lessons/*.md, runs the grader command the
-// marker describes, and compares the block with what the grader printed;
-// with -write it puts the fresh output in the block instead.
+// Command capture keeps the texts of the course true to the grader. It
+// does two things:
 //
-//	go run ./tools/capture          # check: exit 1 if a block is stale (CI runs this)
-//	go run ./tools/capture -write   # regenerate every stale block
+//   - It writes the parts of the texts that list or count checks (the
+//     tables of grader/CLAIMS.md and of the lessons' deep dives, the lists
+//     of EXTERNAL.md, each step's "make it pass" list, the counts in the
+//     prose) from the lessons' descriptions, between <!-- gen:… --> markers
+//     (see tools/docgen). These need no grader run.
 //
-// # Markers
+//   - It finds every marked block of grader output in lessons/*.md, runs
+//     the grader command the marker describes, and compares the block with
+//     what the grader printed.
+//
+//     go run ./tools/capture          # check: exit 1 if a part or a block is stale (CI runs this)
+//     go run ./tools/capture -write   # regenerate every stale part and block
+//     go run ./tools/capture -docs    # the generated parts only, which take no grader run (add -write to write them)
+//
+// go test ./tools/capture checks the generated parts, in a second.
+//
+// # Markers of grader output
 //
 // A marker is an HTML comment on a line of its own, right before a fenced
 // code block, whose content the command owns:
@@ -46,8 +57,9 @@
 // <tmp>, the grader's nonces (p-123456789) and the counts of a leak <n>,
 // and the lines of each report's wire field are sorted, since events
 // that happen at the same moment may be logged in either order. -write
-// rewrites only the blocks whose normalised text changed, so that running
-// it leaves unchanged blocks as they were.
+// rewrites only the blocks whose normalised text changed, and in those it
+// keeps every line (or wire field) whose normalised text is unchanged as it
+// was, so that a change to one check changes only the lines it changed.
 package main
 
 import (
@@ -64,14 +76,23 @@ import (
 
 	"mcpcourse/grader"
 	"mcpcourse/tools/courseroot"
+	"mcpcourse/tools/docgen"
 )
 
 func main() {
-	write := flag.Bool("write", false, "rewrite the stale blocks instead of failing")
+	write := flag.Bool("write", false, "rewrite the stale parts and blocks instead of failing")
+	docsOnly := flag.Bool("docs", false, "only the generated parts, which take no grader run")
 	flag.Parse()
 	root, err := courseroot.Find()
 	if err != nil {
 		fail(err)
+	}
+	staleParts := generated(root, *write)
+	if *docsOnly {
+		if staleParts > 0 && !*write {
+			os.Exit(1)
+		}
+		return
 	}
 	files, err := filepath.Glob(filepath.Join(root, "lessons", "*.md"))
 	if err != nil {
@@ -133,12 +154,12 @@ func main() {
 			stale++
 			rel, _ := filepath.Rel(root, d.path)
 			if *write {
-				b.content = fresh
+				b.content = merge(b.content, fresh)
 				changed = true
 				fmt.Printf("updated %s:%d (%s)\n", rel, b.line, b.marker.raw)
 				continue
 			}
-			fmt.Printf("%s:%d: the captured output is stale (%s)\n%s\n", rel, b.line, b.marker.raw, diff(normalise(b.content), normalise(fresh)))
+			fmt.Printf("%s:%d: the captured output is stale (%s)\n%s\n", rel, b.line, b.marker.raw, docgen.FirstDifference(normalise(b.content), normalise(fresh)))
 		}
 		if changed {
 			if err := os.WriteFile(d.path, []byte(d.text()), 0o644); err != nil {
@@ -155,6 +176,36 @@ func main() {
 	default:
 		fmt.Println("every captured block matches the grader's output")
 	}
+	if staleParts > 0 && !*write {
+		os.Exit(1)
+	}
+}
+
+// generated checks the generated parts of the texts, or with write
+// rewrites the stale ones, and returns how many files were stale.
+func generated(root string, write bool) int {
+	check := docgen.Check
+	if write {
+		check = docgen.Write
+	}
+	stale, err := check(root)
+	if err != nil {
+		fail(err)
+	}
+	for _, s := range stale {
+		if write {
+			fmt.Printf("updated the generated parts of %s\n", s.File.Path)
+			continue
+		}
+		fmt.Println(strings.Join(s.Diffs, "\n"))
+	}
+	switch {
+	case len(stale) > 0 && !write:
+		fmt.Printf("%d files have stale generated parts. Regenerate them with: go run ./tools/capture -write (or -docs -write, without the grader runs)\n", len(stale))
+	case len(stale) == 0:
+		fmt.Println("every generated part is current")
+	}
+	return len(stale)
 }
 
 func fail(err error) {
@@ -445,61 +496,102 @@ var normalisers = []struct {
 
 var starterName = regexp.MustCompile(`the starter as shipped \(`)
 
-// normalise makes two runs' outputs comparable (see the package comment).
-func normalise(text string) string {
-	for _, n := range normalisers {
-		text = n.re.ReplaceAllString(text, n.with)
+// segment is a line of output, or a group of lines whose order may differ
+// between runs (a report's wire field, go test's lines for subtests): raw
+// is its text as printed, key its normalised form, which two runs share.
+type segment struct {
+	raw, key string
+}
+
+// segments cuts text into segments, each raw text ending in a newline
+// unless text does not.
+func segments(text string) []segment {
+	lines := strings.SplitAfter(text, "\n")
+	if lines[len(lines)-1] == "" {
+		lines = lines[:len(lines)-1]
 	}
-	lines := strings.Split(text, "\n")
-	var out []string
+	norm := func(line string) string {
+		for _, n := range normalisers {
+			line = n.re.ReplaceAllString(line, n.with)
+		}
+		return strings.TrimSuffix(line, "\n")
+	}
+	var out []segment
 	for i := 0; i < len(lines); i++ {
-		var group []string
-		var head string
+		var cont func(string) bool
 		switch {
 		case strings.HasPrefix(lines[i], "  wire    "):
 			// A report's wire field: its first line and its continuations.
-			head, group = "  wire", []string{strings.TrimPrefix(lines[i], "  wire    ")}
-			for i+1 < len(lines) && strings.HasPrefix(lines[i+1], "          ") {
-				i++
-				group = append(group, strings.TrimPrefix(lines[i], "          "))
-			}
-			for k := range group {
-				group[k] = "          " + group[k]
-			}
+			cont = func(l string) bool { return strings.HasPrefix(l, "          ") }
 		case strings.HasPrefix(lines[i], "    --- "):
 			// go test's lines for subtests, in the order they finished.
-			group = []string{lines[i]}
-			for i+1 < len(lines) && strings.HasPrefix(lines[i+1], "    --- ") {
-				i++
-				group = append(group, lines[i])
-			}
+			cont = func(l string) bool { return strings.HasPrefix(l, "    --- ") }
 		default:
-			out = append(out, lines[i])
+			out = append(out, segment{raw: lines[i], key: norm(lines[i])})
 			continue
 		}
-		sort.Strings(group)
-		if head != "" {
-			out = append(out, head)
+		raw := lines[i]
+		keys := []string{norm(strings.Replace(lines[i], "  wire    ", "          ", 1))}
+		for i+1 < len(lines) && cont(lines[i+1]) {
+			i++
+			raw += lines[i]
+			keys = append(keys, norm(lines[i]))
 		}
-		out = append(out, group...)
+		sort.Strings(keys)
+		head := ""
+		if strings.HasPrefix(raw, "  wire") {
+			head = "  wire\n"
+		}
+		out = append(out, segment{raw: raw, key: head + strings.Join(keys, "\n")})
 	}
-	return strings.Join(out, "\n")
+	return out
 }
 
-// diff shows the first lines where two texts differ.
-func diff(old, fresh string) string {
-	a, b := strings.Split(old, "\n"), strings.Split(fresh, "\n")
-	for i := 0; i < len(a) || i < len(b); i++ {
-		var x, y string
-		if i < len(a) {
-			x = a[i]
-		}
-		if i < len(b) {
-			y = b[i]
-		}
-		if x != y {
-			return fmt.Sprintf("  first difference, at line %d of the block:\n  - %s\n  + %s", i+1, x, y)
+// normalise makes two runs' outputs comparable (see the package comment).
+func normalise(text string) string {
+	var keys []string
+	for _, s := range segments(text) {
+		keys = append(keys, s.key)
+	}
+	return strings.Join(keys, "\n")
+}
+
+// merge is fresh, written with old's bytes wherever a line (or a group of
+// lines) of old is the same after normalising: a line-wise diff of the
+// normalised texts, so that regenerating a block changes only what changed,
+// not every port, id and timing in it.
+func merge(old, fresh string) string {
+	a, b := segments(old), segments(fresh)
+	// lcs[i][j] is the length of the longest common run of a[i:] and b[j:].
+	lcs := make([][]int, len(a)+1)
+	for i := range lcs {
+		lcs[i] = make([]int, len(b)+1)
+	}
+	for i := len(a) - 1; i >= 0; i-- {
+		for j := len(b) - 1; j >= 0; j-- {
+			if a[i].key == b[j].key {
+				lcs[i][j] = lcs[i+1][j+1] + 1
+			} else {
+				lcs[i][j] = max(lcs[i+1][j], lcs[i][j+1])
+			}
 		}
 	}
-	return ""
+	var out strings.Builder
+	for i, j := 0, 0; j < len(b); {
+		switch {
+		case i < len(a) && a[i].key == b[j].key:
+			raw := a[i].raw
+			if !strings.HasSuffix(raw, "\n") && strings.HasSuffix(b[j].raw, "\n") {
+				raw += "\n"
+			}
+			out.WriteString(raw)
+			i, j = i+1, j+1
+		case i < len(a) && lcs[i+1][j] >= lcs[i][j+1]:
+			i++ // a line only old has
+		default:
+			out.WriteString(b[j].raw)
+			j++
+		}
+	}
+	return out.String()
 }

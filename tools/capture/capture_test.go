@@ -3,10 +3,14 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"mcpcourse/tools/courseroot"
+	"mcpcourse/tools/docgen"
 )
 
 const sample = `FAIL STDIO-01 [MUST] initialize gets an InitializeResult with the same id
@@ -115,4 +119,63 @@ func TestReadDocRoundTrips(t *testing.T) {
 	require.NoError(t, os.WriteFile(path, []byte("<!-- capture lesson=01 -->\nno fence\n"), 0o644))
 	_, err = readDoc(path)
 	assert.ErrorContains(t, err, "must be followed by a fenced code block")
+}
+
+// TestGeneratedPartsAreCurrent holds the parts of the course's texts that
+// list or count checks to the lessons' descriptions: the tables of
+// grader/CLAIMS.md and the deep dives, EXTERNAL.md's lists, the "make it
+// pass" lists and the counts in the prose. It runs no grader.
+func TestGeneratedPartsAreCurrent(t *testing.T) {
+	root, err := courseroot.Find()
+	require.NoError(t, err)
+	stale, err := docgen.Check(root)
+	require.NoError(t, err)
+	for _, s := range stale {
+		t.Errorf("%s\nRegenerate it with: go run ./tools/capture -write (or, without the grader runs: go run ./tools/capture -docs -write)", strings.Join(s.Diffs, "\n"))
+	}
+}
+
+func TestMergeKeepsTheLinesThatDidNotChange(t *testing.T) {
+	old := `FAIL HTTP-01 [MUST] POST initialize gets 200
+  what    no answer within 2s
+  repro   curl -s http://127.0.0.1:41234/mcp
+  wire    +0.001s > POST /mcp
+          +0.004s < HTTP 501
+  stderr  listening on http://127.0.0.1:41234/mcp, session 0123456789abcdef0123456789abcdef
+
+0 of 2 checks pass.
+--- FAIL: TestLesson02 (0.18s)
+    --- FAIL: TestLesson02/HTTP-02_x (0.01s)
+    --- FAIL: TestLesson02/HTTP-01_x (0.00s)
+FAIL
+`
+	// Another run: other ports, ids and timings everywhere, the wire lines
+	// and go test's lines in another order, and one real change.
+	fresh := `FAIL HTTP-01 [MUST] POST initialize gets 200
+  what    no answer within 3s, and then a reset
+  repro   curl -s http://127.0.0.1:50000/mcp
+  wire    +0.004s < HTTP 501
+          +0.002s > POST /mcp
+  stderr  listening on http://127.0.0.1:50000/mcp, session fedcba9876543210fedcba9876543210
+
+0 of 2 checks pass.
+--- FAIL: TestLesson02 (1.02s)
+    --- FAIL: TestLesson02/HTTP-01_x (0.00s)
+    --- FAIL: TestLesson02/HTTP-02_x (0.03s)
+FAIL
+`
+	got := merge(old, fresh)
+	assert.Equal(t, strings.Replace(old, "no answer within 2s", "no answer within 3s, and then a reset", 1), got,
+		"only the line that changed in substance is fresh; every other keeps its old bytes")
+	assert.Equal(t, normalise(fresh), normalise(got))
+
+	// Lines that come and go are taken and dropped as they are.
+	fresh2 := strings.Replace(fresh, "0 of 2 checks pass.\n", "a new line\n0 of 2 checks pass.\n", 1)
+	fresh2 = strings.Replace(fresh2, "  repro   curl -s http://127.0.0.1:50000/mcp\n", "", 1)
+	got = merge(old, fresh2)
+	assert.Contains(t, got, "a new line\n0 of 2 checks pass.\n--- FAIL: TestLesson02 (0.18s)\n")
+	assert.NotContains(t, got, "repro")
+	assert.Contains(t, got, "+0.001s > POST /mcp", "the wire field is unchanged once sorted, so it keeps its old bytes")
+	assert.Equal(t, normalise(fresh2), normalise(got))
+	assert.Equal(t, old, merge(old, old))
 }

@@ -106,7 +106,7 @@ func steps(learnerFolders []string) []step {
 		{name: "go vet", args: vet},
 		{name: "go vet (interop)", dir: "interop", args: []string{"go", "vet", "./..."}},
 		{name: "go vet (bench)", dir: "bench", args: []string{"go", "vet", "./..."}},
-		{name: "unit tests, race detector", args: []string{"go", "test", "-race", "-count=1", "./internal/...", "./solutions/...", "./grader/internal/...", "./grader/variants/...", "./tools/...", "./cmd/..."}},
+		{name: "unit tests, race detector", args: []string{"go", "test", "-race", "-count=1", "./internal/...", "./solutions/...", "./grader/check/...", "./grader/internal/...", "./grader/variants/...", "./tools/...", "./cmd/..."}},
 		{name: "grader on the reference, race detector", env: []string{"GRADER_TARGET=solutions", "GRADER_RACE=1"},
 			args: []string{"go", "test", "-race", "-count=1", "./grader"}},
 		{name: "proofs that the grader works", args: []string{"go", "test", "-count=1", "-timeout=30m", "./grader/proof"}},

@@ -36,6 +36,7 @@ import (
 
 	"mcpcourse/bench/load"
 	"mcpcourse/grader"
+	"mcpcourse/grader/check"
 	"mcpcourse/tools/courseroot"
 )
 
@@ -69,7 +70,7 @@ func main() {
 	var table []*graded
 	for _, r := range rows(servers) {
 		for _, l := range grader.Lessons() {
-			if l.Stdio != (r.mode == modeStdio) {
+			if (l.Transport == check.Stdio) != (r.mode == modeStdio) {
 				continue
 			}
 			g, err := gradeRow(r, l, *smoke)
@@ -101,7 +102,7 @@ func main() {
 // graded is one lesson's grade of one row.
 type graded struct {
 	row     row
-	lesson  *grader.Lesson
+	lesson  *check.Lesson
 	outcome *grader.Outcome
 	flaky   []string // checks that failed once, then passed on a fresh server
 }
@@ -112,13 +113,14 @@ const smokeChecks = 2
 // gradeRow starts the row's server (over HTTP, a fresh one for the lesson)
 // and grades lesson l on it; a failed check is graded again on a fresh
 // server.
-func gradeRow(r row, l *grader.Lesson, smoke bool) (*graded, error) {
+func gradeRow(r row, l *check.Lesson, smoke bool) (*graded, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
 	lesson := l
 	if smoke {
 		cut := *l
-		cut.Checks = l.Checks[:min(smokeChecks, len(l.Checks))]
+		checks := l.Checks()
+		cut.Steps = []check.Step{{Checks: checks[:min(smokeChecks, len(checks))]}}
 		lesson = &cut
 	}
 	opts := grader.Options{}
@@ -153,7 +155,7 @@ func gradeRow(r row, l *grader.Lesson, smoke bool) (*graded, error) {
 	g := &graded{row: r, lesson: lesson}
 	var again []int
 	for i, res := range results {
-		if res.Status == grader.Fail {
+		if res.Status == check.Fail {
 			again = append(again, i)
 		}
 	}
@@ -175,7 +177,7 @@ func gradeRow(r row, l *grader.Lesson, smoke bool) (*graded, error) {
 				defer wg.Done()
 				sem <- struct{}{}
 				defer func() { <-sem }()
-				if res := grader.Run(ctx, lesson.Checks[i], target); res.Status != grader.Fail {
+				if res := grader.Run(ctx, lesson, lesson.Checks()[i], target); res.Status != check.Fail {
 					mu.Lock()
 					defer mu.Unlock()
 					results[i] = res

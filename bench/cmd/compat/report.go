@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"mcpcourse/grader"
+	"mcpcourse/grader/check"
 )
 
 // tally counts a lesson's results.
@@ -16,16 +17,16 @@ func (g *graded) tally() tally {
 	var t tally
 	for _, r := range g.outcome.Results {
 		switch r.Status {
-		case grader.Pass:
+		case check.Pass:
 			t.pass++
-		case grader.Fail:
+		case check.Fail:
 			t.fail++
-			if r.Rule == grader.SpecRule {
+			if r.Rule == check.SpecRule {
 				t.spec++
 			}
-		case grader.Warn:
+		case check.Warn:
 			t.warn++
-		case grader.Skip:
+		case check.Skip:
 			t.skip++
 		}
 	}
@@ -56,7 +57,7 @@ func (g *graded) cell() string {
 // running it) where it failed.
 type finding struct {
 	id, title string
-	rule      string // grader.SpecRule or grader.CourseRule
+	rule      string // check.SpecRule or check.CourseRule
 	must      bool   // the rule it breaks is a spec MUST
 	cites     string // the spec rule, as the grader cites it
 	quote     string
@@ -71,7 +72,7 @@ type finding struct {
 // stands alone: the table is about conformance, not about the order in
 // which a learner fixes things.
 func (f *finding) primary() bool {
-	return f.blockedBy == "" || f.rule == string(grader.SpecRule)
+	return f.blockedBy == "" || f.rule == string(check.SpecRule)
 }
 
 // findings collects a server's failures, in the lessons' order.
@@ -83,7 +84,7 @@ func findings(s *server, table []*graded) []*finding {
 			continue
 		}
 		for _, r := range g.outcome.Results {
-			if r.Status != grader.Fail && r.Status != grader.Warn {
+			if r.Status != check.Fail && r.Status != check.Warn {
 				continue
 			}
 			id := r.Check.ID
@@ -92,7 +93,7 @@ func findings(s *server, table []*graded) []*finding {
 				f = &finding{id: id, title: r.Check.Title, rule: string(r.Rule), what: r.What, got: r.Got,
 					cites: r.Cites.String(), quote: r.Cites.Quote, section: "MCP " + r.Cites.Rev + " · " + r.Cites.Section,
 					blockedBy: g.outcome.BlockedBy[id]}
-				f.must = r.Rule == grader.SpecRule && r.Check.Severity == grader.Must && strings.Contains(r.Cites.Quote, "MUST")
+				f.must = r.Rule == check.SpecRule && r.Check.Severity == check.Must && strings.Contains(r.Cites.Quote, "MUST")
 				byID[id] = f
 				out = append(out, f)
 			}
@@ -109,7 +110,7 @@ func unexplained(table []*graded) []string {
 	for _, g := range table {
 		for _, f := range findings(g.row.server, []*graded{g}) {
 			key := g.row.server.key + "/" + f.id
-			if f.rule == string(grader.SpecRule) && explain(g.row.server.key, f.id) == "" && !seen[key] {
+			if f.rule == string(check.SpecRule) && explain(g.row.server.key, f.id) == "" && !seen[key] {
 				seen[key] = true
 				missing = append(missing, key)
 			}
@@ -225,8 +226,8 @@ func report(servers []*server, table []*graded, versions map[string]string, smok
 		}
 		primary := (*finding).primary
 		section("MUST-level spec rules it breaks", func(f *finding) bool { return primary(f) && f.must }, true)
-		section("Other spec findings", func(f *finding) bool { return primary(f) && !f.must && f.rule == string(grader.SpecRule) }, true)
-		section("Course rules it does not meet", func(f *finding) bool { return primary(f) && f.rule == string(grader.CourseRule) }, false)
+		section("Other spec findings", func(f *finding) bool { return primary(f) && !f.must && f.rule == string(check.SpecRule) }, true)
+		section("Course rules it does not meet", func(f *finding) bool { return primary(f) && f.rule == string(check.CourseRule) }, false)
 		section("Failures that follow from one above", func(f *finding) bool { return !primary(f) }, false)
 
 		var flaky []string
@@ -250,7 +251,7 @@ func report(servers []*server, table []*graded, versions map[string]string, smok
 					continue
 				}
 				for _, res := range g.outcome.Results {
-					if res.Status != grader.Skip || strings.Contains(res.Skipped, "sessions, and this one") {
+					if res.Status != check.Skip || strings.Contains(res.Skipped, "sessions, and this one") {
 						continue
 					}
 					key := skipKey(res.Skipped)

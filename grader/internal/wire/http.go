@@ -64,7 +64,7 @@ func StartHTTP(t *check.T, args ...string) *HTTP {
 	all := append([]string{"-addr", "127.0.0.1:0"}, args...)
 	p, err := proc.Start(t.Context(), t.Target.Binary, all...)
 	if err != nil {
-		t.Fail(check.Failure{What: fmt.Sprintf("could not start %s: %v", t.Target.Package, err), Cause: CauseStart})
+		t.Fail(check.Failure{What: fmt.Sprintf("could not start %s: %v", t.Target.Package, err), Cause: check.CauseStart})
 	}
 	t.Cleanup(p.Kill)
 	t.AttachStderr(p.Stderr)
@@ -83,10 +83,10 @@ func StartHTTP(t *check.T, args ...string) *HTTP {
 		}
 		select {
 		case <-p.Done():
-			t.Fail(check.Failure{What: fmt.Sprintf("the server exited (%s) before it said where it listens", p.Status()), Cause: CauseStart,
+			t.Fail(check.Failure{What: fmt.Sprintf("the server exited (%s) before it said where it listens", p.Status()), Cause: check.CauseStart,
 				Hint: `The grader runs your server with -addr 127.0.0.1:0 and waits for "listening on http://ADDR/mcp" on stderr; the given main prints it.`})
 		case <-deadline.C:
-			t.Fail(check.Failure{What: fmt.Sprintf("the server did not print \"listening on http://…\" to stderr within %v", T2), Cause: CauseStart,
+			t.Fail(check.Failure{What: fmt.Sprintf("the server did not print \"listening on http://…\" to stderr within %v", T2), Cause: check.CauseStart,
 				Hint: "Keep the given main's log line: the grader reads the address from it."})
 		case <-t.Context().Done():
 			t.Failf("the check ran out of time")
@@ -252,7 +252,7 @@ func (h *HTTP) newRequest(ctx context.Context, req Req) *http.Request {
 // noteStatus suspects an unwritten handler behind a 501 Not Implemented.
 func (h *HTTP) noteStatus(status int) {
 	if status == http.StatusNotImplemented {
-		h.t.Suspect(CauseUnimplemented)
+		h.t.Suspect(check.CauseUnimplemented)
 	}
 }
 
@@ -332,15 +332,15 @@ func (h *HTTP) Initialize(version string) (string, *Response) {
 	resp := h.Post("", "", Request(`1`, "initialize", InitializeParams(version)), "initialize")
 	if resp.Status != http.StatusOK {
 		h.t.Fail(check.Failure{What: fmt.Sprintf("initialize got HTTP %d", resp.Status), Got: check.Quote(string(resp.Body)),
-			Want: "HTTP 200 with the InitializeResult", Cause: CauseInitialize})
+			Want: "HTTP 200 with the InitializeResult", Cause: check.CauseInitialize})
 	}
 	if m := resp.Find(`1`); m == nil || m.Error != nil {
 		h.t.Fail(check.Failure{What: "initialize did not succeed", Got: check.Quote(string(resp.Body)),
-			Want: `a response with "id":1 and a "result"`, Cause: CauseInitialize})
+			Want: `a response with "id":1 and a "result"`, Cause: check.CauseInitialize})
 	}
 	session := resp.Header.Get("Mcp-Session-Id")
 	if session == "" && h.Stateful() {
-		h.t.Suspect(CauseSession)
+		h.t.Suspect(check.CauseSession)
 	}
 	h.Post(session, version, Notification("notifications/initialized", nil), "notifications/initialized")
 	return session, resp

@@ -71,7 +71,7 @@ func StartStdio(t *check.T) *Stdio {
 	}
 	p, err := proc.Start(t.Context(), bin, args...)
 	if err != nil {
-		t.Fail(check.Failure{What: fmt.Sprintf("could not start %s: %v", t.Target.Invocation(), err), Cause: CauseStart})
+		t.Fail(check.Failure{What: fmt.Sprintf("could not start %s: %v", t.Target.Invocation(), err), Cause: check.CauseStart})
 	}
 	t.Cleanup(p.Kill)
 	t.AttachStderr(p.Stderr)
@@ -313,10 +313,10 @@ func (s *Stdio) Call(id, method string, params any) *Msg {
 // Initialize runs the handshake at the given protocol version: initialize,
 // its response, then notifications/initialized.
 func (s *Stdio) Initialize(version string) *Msg {
-	withdraw := s.t.Suspect(CauseInitialize)
+	withdraw := s.t.Suspect(check.CauseInitialize)
 	resp := s.Call(`"init"`, "initialize", InitializeParams(version))
 	if resp.Error != nil {
-		s.t.Fail(check.Failure{What: "initialize failed", Got: check.Quote(string(resp.Raw)), Want: "a result", Cause: CauseInitialize})
+		s.t.Fail(check.Failure{What: "initialize failed", Got: check.Quote(string(resp.Raw)), Want: "a result", Cause: check.CauseInitialize})
 	}
 	withdraw()
 	s.Send(Notification("notifications/initialized", nil))
@@ -394,14 +394,14 @@ func (s *Stdio) next(timeout <-chan time.Time) (Line, bool) {
 	}
 }
 
-// silentCause is the cause of a missing answer: CauseStart when the server
+// silentCause is the cause of a missing answer: check.CauseStart when the server
 // has not written one valid message yet, so that every check reads as
 // blocked by the lesson's first check; else none.
 func (s *Stdio) silentCause() string {
 	if s.answered {
 		return ""
 	}
-	return CauseStart
+	return check.CauseStart
 }
 
 // joinHints joins the hints that are not empty, one per line.

@@ -1,4 +1,8 @@
-package grader
+// Package probe holds what the checks of more than one lesson share: ways
+// to send a request and expectations of its answer. Each expectation fails
+// the check with a report that says what was wrong, so that a check reads as
+// a list of expectations. What one lesson alone needs stays in its package.
+package probe
 
 import (
 	"encoding/json"
@@ -8,17 +12,13 @@ import (
 	"time"
 
 	"mcpcourse/grader/check"
+	"mcpcourse/grader/internal/spec"
 	"mcpcourse/grader/internal/wire"
 )
 
-// Helpers every lesson's checks share. Each fails the check with a report
-// that says what was wrong, so a check reads as a list of expectations.
-
-// ---- JSON-RPC answers ----
-
-// mustResult fails the check unless resp is a valid success response, and
+// MustResult fails the check unless resp is a valid success response, and
 // returns its result.
-func mustResult(t *check.T, resp *wire.Msg, what string) json.RawMessage {
+func MustResult(t *check.T, resp *wire.Msg, what string) json.RawMessage {
 	if p := resp.Problem(); p != "" {
 		t.Fail(check.Failure{What: fmt.Sprintf("the response to %s is not a valid JSON-RPC 2.0 response: %s", what, p), Got: check.Quote(string(resp.Raw))})
 	}
@@ -31,8 +31,8 @@ func mustResult(t *check.T, resp *wire.Msg, what string) json.RawMessage {
 	return resp.Result
 }
 
-// expectError fails the check unless resp is a valid error response with code.
-func expectError(t *check.T, resp *wire.Msg, code int, what string) {
+// ExpectError fails the check unless resp is a valid error response with code.
+func ExpectError(t *check.T, resp *wire.Msg, code int, what string) {
 	want := fmt.Sprintf(`an error response with "code": %d`, code)
 	if p := resp.Problem(); p != "" {
 		t.Fail(check.Failure{What: fmt.Sprintf("the answer to %s is not a valid JSON-RPC 2.0 message: %s", what, p), Got: check.Quote(string(resp.Raw)), Want: want})
@@ -46,14 +46,14 @@ func expectError(t *check.T, resp *wire.Msg, code int, what string) {
 	}
 }
 
-// checkInitializeResult fails the check unless resp is a valid response to
+// CheckInitializeResult fails the check unless resp is a valid response to
 // an initialize that asked for rev (lifecycle, "Initialization").
-func checkInitializeResult(t *check.T, resp *wire.Msg) { checkInitializeResultAt(t, resp, rev) }
+func CheckInitializeResult(t *check.T, resp *wire.Msg) { CheckInitializeResultAt(t, resp, spec.Rev) }
 
-// checkInitializeResultAt is checkInitializeResult for an initialize that
+// CheckInitializeResultAt is CheckInitializeResult for an initialize that
 // asked for version, which the server supports.
-func checkInitializeResultAt(t *check.T, resp *wire.Msg, version string) {
-	result := mustResult(t, resp, "initialize")
+func CheckInitializeResultAt(t *check.T, resp *wire.Msg, version string) {
+	result := MustResult(t, resp, "initialize")
 	var r struct {
 		ProtocolVersion *string          `json:"protocolVersion"`
 		Capabilities    *json.RawMessage `json:"capabilities"`
@@ -76,9 +76,9 @@ func checkInitializeResultAt(t *check.T, resp *wire.Msg, version string) {
 	}
 }
 
-// toolText returns the text of the first content item of a tools/call result.
-func toolText(t *check.T, resp *wire.Msg, tool string) string {
-	result := mustResult(t, resp, "tools/call "+tool)
+// ToolText returns the text of the first content item of a tools/call result.
+func ToolText(t *check.T, resp *wire.Msg, tool string) string {
+	result := MustResult(t, resp, "tools/call "+tool)
 	var r struct {
 		Content []struct {
 			Type string `json:"type"`
@@ -93,20 +93,12 @@ func toolText(t *check.T, resp *wire.Msg, tool string) string {
 	return r.Content[0].Text
 }
 
-// Rules of the progress utility, which checks of every transport cite when
-// a progress notification breaks them.
-var (
-	progressIncreases = check.Spec{Rev: rev, Section: "basic/utilities/progress › Progress Flow", Quote: "The progress value MUST increase with each notification, even if the total is unknown."}
-	progressTokens    = check.Spec{Rev: rev, Section: "basic/utilities/progress › Behavior Requirements", Quote: "Progress notifications MUST only reference tokens that: Were provided in an active request"}
-	progressStops     = check.Spec{Rev: rev, Section: "basic/utilities/progress › Implementation Notes", Quote: "Progress notifications MUST stop after completion"}
-)
-
-// progressValues checks the notifications/progress among msgs that carry
+// ProgressValues checks the notifications/progress among msgs that carry
 // the progress token tokenJSON: each carries it exactly (same value, same
 // JSON type), and its "progress" increases with each one. It returns the
 // progress values in order. Messages that are not progress notifications
 // are skipped.
-func progressValues(t *check.T, msgs []*wire.Msg, tokenJSON json.RawMessage) []float64 {
+func ProgressValues(t *check.T, msgs []*wire.Msg, tokenJSON json.RawMessage) []float64 {
 	var values []float64
 	for _, m := range msgs {
 		if m == nil || m.MethodName() != "notifications/progress" {
@@ -119,38 +111,37 @@ func progressValues(t *check.T, msgs []*wire.Msg, tokenJSON json.RawMessage) []f
 		json.Unmarshal(m.Params, &p)
 		if !wire.SameJSON(p.Token, tokenJSON) {
 			t.Fail(check.Failure{What: "a progress notification does not carry the request's progress token exactly (same value, same JSON type)",
-				Got: check.Quote(string(m.Raw)), Want: fmt.Sprintf(`"progressToken": %s`, tokenJSON), Cites: &progressTokens})
+				Got: check.Quote(string(m.Raw)), Want: fmt.Sprintf(`"progressToken": %s`, tokenJSON), Cites: &spec.ProgressTokens})
 		}
 		if p.Progress == nil {
-			t.Fail(check.Failure{What: `a progress notification has no number "progress"`, Got: check.Quote(string(m.Raw)), Cites: &progressIncreases})
+			t.Fail(check.Failure{What: `a progress notification has no number "progress"`, Got: check.Quote(string(m.Raw)), Cites: &spec.ProgressIncreases})
 		}
 		if len(values) > 0 && *p.Progress <= values[len(values)-1] {
 			t.Fail(check.Failure{What: fmt.Sprintf("progress went from %v to %v: it MUST increase with each notification", values[len(values)-1], *p.Progress),
-				Got: check.Quote(string(m.Raw)), Cites: &progressIncreases})
+				Got: check.Quote(string(m.Raw)), Cites: &spec.ProgressIncreases})
 		}
 		values = append(values, *p.Progress)
 	}
 	return values
 }
 
-// pause lets d pass, or less if the check runs out of time.
-func pause(t *check.T, d time.Duration) {
+// Pause lets d pass, or less if the check runs out of time.
+func Pause(t *check.T, d time.Duration) {
 	select {
 	case <-time.After(d):
 	case <-t.Context().Done():
 	}
 }
 
-// ---- HTTP answers ----
-
-func expectStatus(t *check.T, resp *wire.Response, want int, what string) {
+// ExpectStatus fails the check unless resp has the status want.
+func ExpectStatus(t *check.T, resp *wire.Response, want int, what string) {
 	if resp.Status != want {
 		t.Fail(check.Failure{What: fmt.Sprintf("%s got HTTP %d", what, resp.Status), Got: resp.Summary(), Want: fmt.Sprintf("HTTP %d", want)})
 	}
 }
 
-// expectResponse returns the response with id in resp's body, or fails.
-func expectResponse(t *check.T, resp *wire.Response, id, what string) *wire.Msg {
+// ExpectResponse returns the response with id in resp's body, or fails.
+func ExpectResponse(t *check.T, resp *wire.Response, id, what string) *wire.Msg {
 	if resp.ContentType != "application/json" && resp.ContentType != "text/event-stream" {
 		t.Fail(check.Failure{What: fmt.Sprintf("the answer to %s is neither application/json nor text/event-stream", what), Got: resp.Summary(), Spec: true})
 	}
@@ -161,24 +152,13 @@ func expectResponse(t *check.T, resp *wire.Response, id, what string) *wire.Msg 
 	return m
 }
 
-// expectErrorBody fails the check unless resp's body is a JSON-RPC error
-// response with code.
-func expectErrorBody(t *check.T, resp *wire.Response, code int, what string) {
-	m := resp.ErrorBody()
-	if m == nil {
-		t.Fail(check.Failure{What: fmt.Sprintf("the answer to %s has no JSON-RPC error as its body", what), Got: resp.Summary(),
-			Want: fmt.Sprintf(`Content-Type: application/json, body {"jsonrpc":"2.0","error":{"code":%d,"message":"..."}}`, code)})
-	}
-	expectError(t, m, code, what)
-}
-
-// callTool calls a tool in a session (or without one, when session is "")
+// CallTool calls a tool in a session (or without one, when session is "")
 // and returns the text of its result.
-func callTool(t *check.T, h *wire.HTTP, session, id, tool string, args map[string]any) string {
+func CallTool(t *check.T, h *wire.HTTP, session, id, tool string, args map[string]any) string {
 	if args == nil {
 		args = map[string]any{}
 	}
-	resp := h.Post(session, rev, wire.Request(id, "tools/call", wire.ToolCall(tool, args, nil)), "tools/call "+tool)
-	expectStatus(t, resp, http.StatusOK, "tools/call "+tool)
-	return toolText(t, expectResponse(t, resp, id, "tools/call "+tool), tool)
+	resp := h.Post(session, spec.Rev, wire.Request(id, "tools/call", wire.ToolCall(tool, args, nil)), "tools/call "+tool)
+	ExpectStatus(t, resp, http.StatusOK, "tools/call "+tool)
+	return ToolText(t, ExpectResponse(t, resp, id, "tools/call "+tool), tool)
 }

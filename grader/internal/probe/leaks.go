@@ -1,4 +1,4 @@
-package grader
+package probe
 
 import (
 	"fmt"
@@ -8,35 +8,37 @@ import (
 	"mcpcourse/grader/internal/wire"
 )
 
-// baseline is what a server started with -debug holds before a check lets
+// Baseline is what a server started with -debug holds before a check lets
 // clients come and go: its goroutines (from /debug/vars) and, on Linux, its
 // open files, sockets included.
-type baseline struct {
+type Baseline struct {
 	goroutines int64
 	files      int
 	haveFiles  bool
 }
 
-func takeBaseline(t *check.T, h *wire.HTTP) baseline {
+// TakeBaseline counts what the server holds now, having closed the
+// grader's idle connections to it.
+func TakeBaseline(t *check.T, h *wire.HTTP) Baseline {
 	h.CloseIdleConnections()
-	b := baseline{goroutines: h.VarInt("goroutines")}
+	b := Baseline{goroutines: h.VarInt("goroutines")}
 	b.files, b.haveFiles = h.OpenFiles()
 	t.Wire.Event("baseline: %d goroutines, %d open files", b.goroutines, b.files)
 	return b
 }
 
-// expectFreed waits up to 2 s for the server to hold no more than a few
+// ExpectFreed waits up to 2 s for the server to hold no more than a few
 // goroutines and files beyond b, and fails the check otherwise. after says
 // what happened, such as "8 clients dropped their sockets"; want, what the
 // server should have done.
-func (b baseline) expectFreed(t *check.T, h *wire.HTTP, after, want string) {
+func (b Baseline) ExpectFreed(t *check.T, h *wire.HTTP, after, want string) {
 	// A stream that ended before its client hung up leaves its connection
 	// in the grader's pool, alive on the server: close those first, so
 	// that only what the server holds on its own is counted.
 	h.CloseIdleConnections()
 	var goroutines int64
 	var files int
-	if settle(t, 2*time.Second, func() bool {
+	if Settle(t, 2*time.Second, func() bool {
 		goroutines = h.VarInt("goroutines")
 		files, _ = h.OpenFiles()
 		return goroutines <= b.goroutines+3 && (!b.haveFiles || files <= b.files+3)

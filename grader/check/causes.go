@@ -1,9 +1,9 @@
-package wire
+package check
 
-// Causes a failure may name (check.Failure.Cause, check.T.Suspect): trouble
-// in the first things every check relies on, which a lesson's early checks
-// test. Each lesson maps them to its own check ids (grader.Lesson.Causes),
-// so that a dozen failures with one cause read as one report.
+// Causes a failure may name (Failure.Cause, T.Suspect): trouble in the
+// first things every check relies on, which a lesson's early checks test.
+// Each lesson maps them to its own check ids (Lesson.Causes), so that a
+// dozen failures with one cause read as one report.
 const (
 	// CauseStart: the server did not start, or never answered anything.
 	CauseStart = "start"

@@ -1,0 +1,169 @@
+package lesson01
+
+import (
+	"encoding/json"
+	"time"
+
+	"mcpcourse/grader/check"
+	"mcpcourse/grader/internal/probe"
+	"mcpcourse/grader/internal/spec"
+	"mcpcourse/grader/internal/wire"
+)
+
+// step2 holds the checks of step 2: decode and validate.
+var step2 = check.Step{
+	Checks: []*check.Check{stdio10, stdio11, stdio12, stdio13},
+	Unchecked: []check.Claim{
+		{Claim: "params null counts as absent", Where: "step 2", How: "JSON-RPC would allow either answer (null is not a structured value), so the course does not require it"},
+	},
+}
+
+var stdio10 = &check.Check{
+	ID: "STDIO-10", Step: 2, Severity: check.Must, Budget: 5 * time.Second,
+	Title: "a line that is not JSON gets -32700 without an id, and the server keeps serving",
+	Spec:  spec.JSONRPCErrors,
+	Hint: check.Hint{
+		Report:   "When json.Valid fails, write {\"jsonrpc\":\"2.0\",\"error\":{\"code\":-32700,...}} (no id: it cannot be read) and go on to the next line. Do not stop reading, and do not stay silent: the client is waiting for an answer.",
+		Question: "What does a client see when it sends a line that is not JSON: an error response, silence, or a server that stopped?",
+		Pointer:  "JSON-RPC 2.0 §5.1: -32700 Parse error, for text that is not JSON; no id can be read, so the error has none. encoding/json's json.Valid tells you whether a line is JSON at all.",
+		Near: `In Decode, before anything else:
+
+	if !json.Valid(line) {
+		return nil, jsonrpc.NewErrorResponse(jsonrpc.ID{},
+			jsonrpc.NewError(jsonrpc.CodeParseError, "parse error: the message is not valid JSON"))
+	}
+
+In Serve, write that reject and go on to the next line: no return, no break.`,
+	},
+	Early: 1,
+	Claims: []check.Claim{
+		{Claim: "-32700, without an id, for a line that is not JSON, and keep serving", Where: "concept, step 2", How: "a truncated object and plain text, then a ping"},
+	},
+	Checklist: []string{"A5", "A7"},
+	Run:       checkParseError,
+}
+
+func checkParseError(t *check.T) {
+	s := wire.StartStdio(t)
+	s.Initialize(spec.Rev)
+	for _, bad := range []string{`{"jsonrpc":"2.0","id":9,"method":"ping"`, `this is not json`} {
+		s.Send(bad)
+		resp := awaitVerdict(s, ``, "answer to a line that is not JSON")
+		probe.ExpectError(t, resp, -32700, "a line that is not JSON")
+		if resp.ID != nil && !wire.SameJSON(resp.ID, json.RawMessage(`null`)) {
+			t.Fail(check.Failure{What: "a parse error must carry no id (or a null one): the id of text that does not parse cannot be known",
+				Got: check.Quote(string(resp.Raw)), Want: `{"jsonrpc":"2.0","error":{"code":-32700,"message":"..."}}`})
+		}
+	}
+	stillServing(t, s, `10`)
+}
+
+var stdio11 = &check.Check{
+	ID: "STDIO-11", Step: 2, Severity: check.Must, Budget: 5 * time.Second,
+	Title: `"jsonrpc" must be "2.0": anything else gets -32600`,
+	Spec:  messagesRule("All messages between MCP clients and servers MUST follow the JSON-RPC 2.0 specification"),
+	Hint: check.Hint{
+		Report:   `Check that the "jsonrpc" member is exactly the string "2.0". A missing member, "1.0" or 2.0 as a number is an Invalid Request (-32600), not a parse error: the text was valid JSON.`,
+		Question: "Does your Decode look at the value of \"jsonrpc\", or only whether it is there? What about 2.0 written as a number?",
+		Pointer:  "basic/index › Messages: all messages MUST follow JSON-RPC 2.0, which requires \"jsonrpc\": \"2.0\" exactly. Valid JSON with a wrong member is -32600 Invalid Request, not -32700.",
+		Near:     "Decode the members as json.RawMessage, read the id first, then:\n\n\tif string(raw.JSONRPC) != `\"2.0\"` {\n\t\treturn nil, jsonrpc.NewErrorResponse(id,\n\t\t\tjsonrpc.NewError(jsonrpc.CodeInvalidRequest, `invalid request: \"jsonrpc\" must be exactly \"2.0\"`))\n\t}",
+	},
+	Claims: []check.Claim{
+		{Claim: "\"jsonrpc\" must be exactly \"2.0\": missing, \"1.0\", 2.0 as a number get -32600", Where: "step 2"},
+	},
+	Checklist: []string{"A1"},
+	Run:       checkJSONRPCVersion,
+}
+
+func checkJSONRPCVersion(t *check.T) {
+	s := wire.StartStdio(t)
+	s.Initialize(spec.Rev)
+	cases := []struct{ id, line string }{
+		{`5`, `{"jsonrpc":"1.0","id":5,"method":"ping"}`},
+		{`6`, `{"id":6,"method":"ping"}`},
+		{`7`, `{"jsonrpc":2.0,"id":7,"method":"ping"}`},
+	}
+	for _, c := range cases {
+		s.Send(c.line)
+		resp := awaitVerdict(s, c.id, "answer to "+c.line)
+		probe.ExpectError(t, resp, -32600, c.line)
+	}
+	stillServing(t, s, `10`)
+}
+
+var stdio12 = &check.Check{
+	ID: "STDIO-12", Step: 2, Severity: check.Must, Budget: 5 * time.Second,
+	Title: "a request with \"id\": null gets -32600",
+	Spec:  messagesRule("Unlike base JSON-RPC, the ID MUST NOT be null"),
+	Hint: check.Hint{
+		Report:   `Decoding straight into a struct with an *ID field turns "id": null into a nil pointer, so the request looks like a notification and gets no answer. Decode the members as json.RawMessage first: null is then the four bytes "null", and absent is nil.`,
+		Question: "After decoding, can your code tell \"id\": null from a message with no id at all?",
+		Pointer:  "basic/index › Requests: unlike base JSON-RPC, the ID MUST NOT be null. With json.RawMessage an absent member stays nil, while null becomes the four bytes null.",
+		Near:     "\tvar raw struct {\n\t\tID     json.RawMessage `json:\"id\"`\n\t\tMethod json.RawMessage `json:\"method\"`\n\t\t// …\n\t}\n\tif err := json.Unmarshal(line, &raw); err != nil { /* -32600: not an object */ }\n\tif raw.Method != nil && string(raw.ID) == \"null\" {\n\t\treturn nil, jsonrpc.NewErrorResponse(jsonrpc.ID{},\n\t\t\tjsonrpc.NewError(jsonrpc.CodeInvalidRequest, \"invalid request: a request id must not be null\"))\n\t}",
+	},
+	Claims: []check.Claim{
+		{Claim: "a request with \"id\": null gets -32600 (MCP is stricter than JSON-RPC)", Where: "concept, step 2"},
+	},
+	Checklist: []string{"A3"},
+	Run:       checkNullID,
+}
+
+func checkNullID(t *check.T) {
+	s := wire.StartStdio(t)
+	s.Initialize(spec.Rev)
+	line := `{"jsonrpc":"2.0","id":null,"method":"ping"}`
+	s.Send(line)
+	resp := awaitVerdict(s, ``, "answer to a request with a null id")
+	probe.ExpectError(t, resp, -32600, line)
+	stillServing(t, s, `10`)
+}
+
+var stdio13 = &check.Check{
+	ID: "STDIO-13", Step: 2, Severity: check.Must, Budget: 5 * time.Second,
+	Title: "JSON that is not a valid message gets -32600, not -32700",
+	Spec:  spec.JSONRPCErrors,
+	Hint: check.Hint{
+		Report: `-32700 is only for text that is not JSON. Valid JSON with the wrong shape ("method": 42 or "", "params": "oops", an id of 1.5 or true, a bare 42, {}) is -32600 Invalid Request, ` +
+			`with the message's id when you could read it, and none when the id itself is the problem.`,
+		Question: "Which error does your server give valid JSON of the wrong shape: \"method\": 42, \"params\": \"oops\", a bare 42, or {}?",
+		Pointer:  "JSON-RPC 2.0 §5.1: -32700 only when the text is not JSON; -32600 when it is JSON but not a valid Request object. json.Unmarshal into a struct fails on a type mismatch too, so its error alone cannot tell the two apart.",
+		Near: `json.Valid first (-32700). Then every shape problem is -32600, with the id when you could read it:
+
+	var raw struct {
+		JSONRPC, ID, Method, Params, Result, Error json.RawMessage
+	}
+	if err := json.Unmarshal(line, &raw); err != nil {
+		// a bare 42, a string, an array: not an object
+	}
+	// "method", when present: a JSON string, not empty
+	// "params", when present and not null: starts with { or [
+	// no "method": exactly one of "result" and "error"`,
+	},
+	Claims: []check.Claim{
+		{Claim: "valid JSON that is not a message gets -32600, with its id when readable: method 42 or \"\", params a string, a bare 42, {}", Where: "step 2"},
+		{Claim: "an id that is not a string or an integer (1.5, true) gets -32600 without an id", Where: "step 2"},
+		{Claim: "a response has exactly one of result and error", Where: "step 2", How: "{\"jsonrpc\":\"2.0\"} gets -32600"},
+	},
+	Checklist: []string{"A3", "A7"},
+	Run:       checkInvalidShapes,
+}
+
+func checkInvalidShapes(t *check.T) {
+	s := wire.StartStdio(t)
+	s.Initialize(spec.Rev)
+	cases := []struct{ id, line string }{
+		{`7`, `{"jsonrpc":"2.0","id":7,"method":42}`},
+		{`8`, `{"jsonrpc":"2.0","id":8,"method":"ping","params":"oops"}`},
+		{`11`, `{"jsonrpc":"2.0","id":11,"method":""}`},
+		{``, `{"jsonrpc":"2.0","id":1.5,"method":"ping"}`}, // the id is the problem: it cannot be echoed
+		{``, `{"jsonrpc":"2.0","id":true,"method":"ping"}`},
+		{``, `42`},
+		{``, `{"jsonrpc":"2.0"}`},
+	}
+	for _, c := range cases {
+		s.Send(c.line)
+		resp := awaitVerdict(s, c.id, "answer to "+c.line)
+		probe.ExpectError(t, resp, -32600, c.line)
+	}
+	stillServing(t, s, `10`)
+}

@@ -1,0 +1,252 @@
+package lesson01
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+
+	"mcpcourse/grader/check"
+	"mcpcourse/grader/internal/probe"
+	"mcpcourse/grader/internal/spec"
+	"mcpcourse/grader/internal/wire"
+)
+
+// step4 holds the checks of step 4: many requests at once.
+var step4 = check.Step{
+	Checks: []*check.Check{stdio16, stdio17, stdio18, stdio19},
+}
+
+var stdio16 = &check.Check{
+	ID: "STDIO-16", Step: 4, Severity: check.Must, Budget: 8 * time.Second,
+	Title: "a running request does not hold up the next one",
+	Spec:  check.Spec{Rev: spec.Rev, Section: "basic/utilities/cancellation › Behavior Requirements", Quote: "Receivers of cancellation notifications SHOULD: Stop processing the cancelled request"},
+	Course: "A request that takes seconds (a tool call) must not block a ping behind it, " +
+		"nor the cancellation meant to stop it. The course requires each request to run on its own goroutine.",
+	Hint: check.Hint{
+		Report:   "Run each request in a goroutine and keep reading stdin. Handle notifications in order on the reading goroutine, so a cancellation is seen while the request it cancels still runs.",
+		Question: "While a three-second tool call runs, is your loop still reading stdin, or is it waiting for the tool to finish?",
+		Pointer:  "basic/utilities/cancellation: a cancellation can only stop a request the server still reads messages for. A goroutine per request, and a sync.WaitGroup to know when all are done.",
+		Near: `Requests on goroutines, notifications in order on the reader:
+
+	switch {
+	case msg.IsRequest():
+		c.wg.Add(1)
+		go func() {
+			defer c.wg.Done()
+			if resp := c.session.Handle(ctx, msg, c); resp != nil {
+				c.send(resp)
+			}
+		}()
+	default:
+		c.session.Handle(ctx, msg, c)
+	}`,
+	},
+	Claims: []check.Claim{
+		{Claim: "each request runs on its own goroutine; a slow one holds up nothing", Where: "step 4", How: "a ping behind a 3 s countdown"},
+	},
+	Run: checkConcurrentRequests,
+}
+
+func checkConcurrentRequests(t *check.T) {
+	s := wire.StartStdio(t)
+	s.Initialize(spec.Rev)
+	s.Send(wire.Request(`2`, "tools/call", wire.ToolCall("countdown", map[string]any{"from": 30, "interval_ms": 100}, nil)))
+	s.Send(wire.Request(`3`, "ping", nil))
+	resp := s.Await(2500*time.Millisecond, "response to ping (id 3) while a 3 s countdown (id 2) runs",
+		func(m *wire.Msg) bool { return m.IsResponseTo(`3`) || m.IsResponseTo(`2`) })
+	if resp.IsResponseTo(`2`) {
+		t.Fail(check.Failure{What: "the 3 s countdown (id 2) finished before the ping sent after it (id 3) was answered: requests run one at a time",
+			Want: "the ping's response first, while the countdown still runs"})
+	}
+	s.Send(wire.Notification("notifications/cancelled", map[string]any{"requestId": 2}))
+}
+
+var stdio17 = &check.Check{
+	ID: "STDIO-17", Step: 4, Severity: check.Must, Budget: 8 * time.Second,
+	Title: "progress notifications carry the token, increase, and reach stdout while the tool runs, before the response",
+	Spec:  check.Spec{Rev: spec.Rev, Section: "basic/utilities/progress", Quote: "The progress value MUST increase with each notification"},
+	Course: "The spec lets a server send progress as often as it likes (MAY), and requires it to stop after completion. The course's countdown " +
+		"sends one notification per step, each on stdout as it happens, all before the response.",
+	Hint: check.Hint{
+		Report: "Pass your connection as the session's Peer, so that its Send writes each progress notification to stdout while the tool runs, " +
+			"at once: a notification that waits in a buffer until the response is flushed tells the client nothing. The token goes back exactly as sent, string or number.",
+		Question: "When the countdown tool sends progress, where does it go? Which Peer did you give session.Handle?",
+		Pointer:  "basic/utilities/progress: progress notifications carry the request's progressToken, exactly as sent, and a progress value that increases. The session sends them through the mcp.Peer you pass to Handle, with Send(ctx, msg).",
+		Near: `Make conn an mcp.Peer, writing the same way as responses, and pass it to Handle:
+
+	func (c *conn) Send(ctx context.Context, msg *jsonrpc.Message) error {
+		return c.send(msg)
+	}
+
+	resp := c.session.Handle(ctx, msg, c)`,
+	},
+	Claims: []check.Claim{
+		{Claim: "Send writes progress notifications as they happen, with the token exactly as sent, increasing, before the response, none after, none without a token", Where: "concept, step 4", How: "string and integer tokens; a 2 s countdown that reports every 100 ms must show its first notification within 1 s (not held in a buffer until the response)"},
+	},
+	Checklist: []string{"A9", "D12"},
+	Split:     &check.Split{Rule: "progress", Parts: "a value that does not increase, another token, a notification after the response break the spec (they cite the progress rule); one notification per step, each flushed, is the course's", Also: []string{"HTTP-22", "SSE-11"}},
+	Run:       checkProgress,
+}
+
+func checkProgress(t *check.T) {
+	s := wire.StartStdio(t)
+	s.Initialize(spec.Rev)
+	for _, token := range []any{"p-grader", 7} {
+		tokenJSON, _ := json.Marshal(token)
+		id := `"with-token"`
+		if _, ok := token.(int); ok {
+			id = `"with-int-token"`
+		}
+		s.Send(wire.Request(id, "tools/call", wire.ToolCall("countdown", map[string]any{"from": 3, "interval_ms": 20}, token)))
+		s.AwaitResponse(wire.T2, id, "tools/call countdown")
+		var before []*wire.Msg
+		for _, l := range s.Pending() {
+			before = append(before, l.Msg)
+		}
+		values := probe.ProgressValues(t, before, tokenJSON)
+		if len(values) != 3 {
+			want := `three {"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":` + string(tokenJSON) + `,"progress":1,...}} lines, then the response`
+			if late := s.Within(300*time.Millisecond, func(m *wire.Msg) bool { return m.MethodName() == "notifications/progress" }); late != nil {
+				t.Fail(check.Failure{What: fmt.Sprintf("countdown from 3 with progress token %s sent %d progress notifications before its response, and one after it", tokenJSON, len(values)),
+					Got: check.Quote(string(late.Raw)), Want: want, Cites: &spec.ProgressStops})
+			}
+			t.Fail(check.Failure{What: fmt.Sprintf("countdown from 3 with progress token %s sent %d progress notifications before its response, not 3", tokenJSON, len(values)),
+				Want: want})
+		}
+	}
+	s.Send(wire.Request(`"no-token"`, "tools/call", wire.ToolCall("countdown", map[string]any{"from": 2, "interval_ms": 10}, nil)))
+	s.AwaitResponse(wire.T2, `"no-token"`, "tools/call countdown")
+	strayAfter(t, s, "a message after the last response (a progress notification for a finished request, or for one that asked for none)")
+
+	// A 2 s countdown sends a notification every 100 ms: the first must
+	// reach stdout long before the response, not wait in a buffer for it.
+	s.Send(wire.Request(`"slow"`, "tools/call", wire.ToolCall("countdown", map[string]any{"from": 20, "interval_ms": 100}, "p-slow")))
+	first := s.Within(time.Second, func(m *wire.Msg) bool { return m.MethodName() == "notifications/progress" || m.IsResponseTo(`"slow"`) })
+	if first == nil || first.IsResponse() {
+		t.Fail(check.Failure{What: "a 2 s countdown that reports progress every 100 ms had not sent its first notification after 1 s: " +
+			"notifications wait somewhere (a buffer) until the response is written", Want: "the first progress notification after about 100 ms"})
+	}
+	s.Send(wire.Notification("notifications/cancelled", map[string]any{"requestId": "slow"}))
+}
+
+var stdio18 = &check.Check{
+	ID: "STDIO-18", Step: 4, Severity: check.Must, Budget: 10 * time.Second,
+	Title: "notifications/cancelled stops a running request, which then gets no response",
+	Spec:  check.Spec{Rev: spec.Rev, Section: "basic/utilities/cancellation › Behavior Requirements", Quote: "Not send a response for the cancelled request"},
+	Course: "The spec says receivers SHOULD stop work and SHOULD NOT answer a cancelled request; " +
+		"the course requires both.",
+	Hint: check.Hint{
+		Report:   "The session cancels the request's context when the notification arrives, but only if your loop reads that line while the request runs, and only if you write nothing when Handle returns nil.",
+		Question: "When notifications/cancelled arrives, does your loop read it while the request still runs? And what do you write when Handle then returns nil?",
+		Pointer:  "basic/utilities/cancellation › Behavior Requirements: stop processing the cancelled request and send no response for it. The session cancels the request's context when it handles the notification.",
+		Near: `Requests on goroutines; notifications straight to the session on the reading goroutine, so a cancellation lands while its request runs; and nothing written when Handle returns nil:
+
+	go func() {
+		defer c.wg.Done()
+		if resp := c.session.Handle(ctx, msg, c); resp != nil {
+			c.send(resp) // a cancelled request returns nil: nothing is sent
+		}
+	}()`,
+	},
+	Claims: []check.Claim{
+		{Claim: "notifications are handled in order on the reading goroutine, so a cancellation reaches its request", Where: "step 4", How: "cancel a running countdown; no response, no more progress, the server keeps serving"},
+		{Claim: "a cancelled request gets no response", Where: "concept, step 4"},
+	},
+	Checklist: []string{"D11"},
+	Run:       checkCancellation,
+}
+
+func checkCancellation(t *check.T) {
+	s := wire.StartStdio(t)
+	s.Initialize(spec.Rev)
+	// The countdown takes 1 s. Once it is cancelled, neither its response
+	// nor its progress may come, however long the grader waits.
+	s.Send(wire.Request(`2`, "tools/call", wire.ToolCall("countdown", map[string]any{"from": 20, "interval_ms": 50}, "c")))
+	s.Within(500*time.Millisecond, func(m *wire.Msg) bool { return m.MethodName() == "notifications/progress" })
+	s.Send(wire.Notification("notifications/cancelled", map[string]any{"requestId": 2, "reason": "the grader changed its mind"}))
+
+	// A notification already on its way when the cancellation lands is fine;
+	// give the server a moment, then nothing more may come for id 2, for
+	// longer than the whole countdown would have taken.
+	if resp := s.Within(500*time.Millisecond, func(m *wire.Msg) bool { return m.IsResponseTo(`2`) }); resp != nil {
+		t.Fail(check.Failure{What: "the cancelled request (id 2) got a response", Got: check.Quote(string(resp.Raw)), Want: "no response at all"})
+	}
+	s.Pending()
+	s.Quiet(time.Second, "a message for the cancelled countdown (id 2), more than 500 ms after notifications/cancelled")
+	stillServing(t, s, `3`)
+}
+
+var stdio19 = &check.Check{
+	ID: "STDIO-19", Step: 4, Severity: check.Must, Budget: 10 * time.Second,
+	Title: "concurrent responses never mix within a line",
+	Spec:  stdioRule("Messages are delimited by newlines, and MUST NOT contain embedded newlines"),
+	Hint: check.Hint{
+		Report:   "Several goroutines write to stdout at once. Write each message, newline included, with a single Write while holding a mutex; two Writes (message, then newline) or a shared bufio.Writer without a lock let lines interleave.",
+		Question: "Two goroutines finish at the same moment: can the bytes of their two responses end up mixed on one line?",
+		Pointer:  "sync.Mutex, held around exactly one Write per message with its newline (basic/transports › stdio: no embedded newlines, so a line must be one whole message). Two Writes (message, then newline), or a shared bufio.Writer without the lock, let another goroutine's bytes slip in between.",
+		Near: `	type writer struct {
+		mu  sync.Mutex
+		out io.Writer
+	}
+
+	func (w *writer) send(v any) error {
+		b, err := json.Marshal(v)
+		if err != nil {
+			return err
+		}
+		w.mu.Lock()
+		defer w.mu.Unlock()
+		_, err = w.out.Write(append(b, '\n')) // one Write, newline included
+		return err
+	}`,
+	},
+	Early: 1,
+	Claims: []check.Claim{
+		{Claim: "writes are safe for concurrent use: one locked Write per message", Where: "step 4", How: "the grader stops reading while 24 large responses are written"},
+	},
+	Checklist: []string{"B2"},
+	Run:       checkNoInterleaving,
+}
+
+func checkNoInterleaving(t *check.T) {
+	s := wire.StartStdio(t)
+	s.Initialize(spec.Rev)
+	const n, size = 24, 48 << 10
+	var batch strings.Builder
+	texts := map[string]string{}
+	for i := 0; i < n; i++ {
+		id := fmt.Sprintf(`%d`, 100+i)
+		texts[id] = strings.Repeat(string(rune('A'+i)), size)
+		batch.WriteString(wire.Request(id, "tools/call", wire.ToolCall("echo", map[string]any{"text": texts[id]}, nil)) + "\n")
+	}
+	// Stop reading while the responses are written, as a busy client
+	// would: the server's writers then queue up behind a full pipe, which
+	// is when unguarded writes mix.
+	s.PauseReads()
+	sent := s.SendRawAsync(batch.String())
+	s.Pause(300 * time.Millisecond)
+	s.ResumeReads()
+	sent()
+
+	// A line that is not JSON but holds a message's start is what two
+	// writers racing on stdout leave behind. (Other stray lines are for
+	// STDIO-06 to judge.)
+	mixed := func(l wire.Line) bool { return l.Err != nil && strings.Contains(l.Text, `"jsonrpc"`) }
+	for len(texts) > 0 {
+		l := s.AwaitLine(wire.T2, fmt.Sprintf("%d more echo responses; %d echoes of %d KiB were sent at once", len(texts), n, size>>10),
+			func(l wire.Line) bool { return mixed(l) || (l.Msg != nil && texts[string(l.Msg.ID)] != "") })
+		if mixed(l) {
+			what := "a line on stdout is not one JSON message: responses were mixed"
+			if j := strings.Index(l.Text[1:], `{"jsonrpc"`) + 1; j > 0 {
+				what = fmt.Sprintf("at byte %d of a line, a second message starts before the first has ended: …%s…", j, l.Text[max(0, j-40):min(len(l.Text), j+40)])
+			}
+			t.Fail(check.Failure{What: what, Got: check.Quote(l.Text), Want: "each response whole, on a line of its own"})
+		}
+		id := string(l.Msg.ID)
+		if got := probe.ToolText(t, l.Msg, "echo"); got != texts[id] {
+			t.Fail(check.Failure{What: fmt.Sprintf("echo (id %s) came back altered", id), Got: check.Quote(got)})
+		}
+		delete(texts, id)
+	}
+}

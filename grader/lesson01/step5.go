@@ -1,0 +1,254 @@
+package lesson01
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+
+	"mcpcourse/grader/check"
+	"mcpcourse/grader/internal/probe"
+	"mcpcourse/grader/internal/spec"
+	"mcpcourse/grader/internal/wire"
+)
+
+// step5 holds the checks of step 5: batches, by protocol version.
+var step5 = check.Step{
+	Checks: []*check.Check{stdio20, stdio21, stdio26},
+	Unchecked: []check.Claim{
+		{Claim: "requests inside a batch run concurrently", Where: "step 5", How: "not observable in a way that would fail a correct server under load without a timing margin worth its cost; the spec does not ask for it"},
+	},
+}
+
+var stdio20 = &check.Check{
+	ID: "STDIO-20", Step: 5, Severity: check.Must, Budget: 5 * time.Second,
+	Title: "at 2025-03-26, a batch gets one array of responses; only notifications, nothing at all",
+	Spec: check.Spec{Rev: "2025-03-26", Section: "basic/index › Batching; JSON-RPC 2.0 §6",
+		Quote: "MCP implementations MAY support sending JSON-RPC batches, but MUST support receiving JSON-RPC batches"},
+	Hint: check.Hint{
+		Report: "When the session negotiated 2025-03-26, a line that is a JSON array is a batch: answer its requests together in one array on one line, " +
+			"with an error in the array for each invalid element (initialize included: it may not be batched). Skip its notifications, and write nothing at all, " +
+			"not even [] or null, for a batch of notifications only. Answer [] with a single -32600 error, and an array that is not JSON with a single -32700.",
+		Question: "At protocol version 2025-03-26, what does your server do with a line that is a JSON array?",
+		Pointer:  "MCP 2025-03-26, basic/index › Batching: servers MUST support receiving batches. JSON-RPC 2.0 §6: the answer is one array of the requests' responses, nothing for notifications, and one -32600 for an empty array. The version session.Version() returns has a Batches field that says whether it allows them.",
+		Near: `In ServeBatch (Serve passes the version from c.session.Version()):
+
+	var items []json.RawMessage
+	if err := json.Unmarshal(data, &items); err != nil { /* -32700 */ }
+	if !version.Batches || len(items) == 0 { /* one -32600 reject */ }
+	for _, item := range items {
+		msg, reject := Decode(item)
+		// reject: collect it; initialize: -32600; notification: Handle, no answer;
+		// request: Handle on a goroutine (WaitGroup, mutex around the slice)
+	}
+
+Serve writes the responses as one json.Marshal'ed array on one line, or nothing when there are none.`,
+	},
+	Claims: []check.Claim{
+		{Claim: "at 2025-03-26 a batch is one array of responses, in any order; notifications in it get none", Where: "step 5"},
+		{Claim: "a batch of notifications only gets nothing at all, not [] or null", Where: "step 5", How: "any line, JSON or not, fails"},
+		{Claim: "invalid elements of a batch get their errors inside the array", Where: "step 5"},
+		{Claim: "initialize inside a batch is refused", Where: "step 5", How: "observed only as an error in the array: the given session also refuses a second initialize, so a server that forgot the rule cannot be told apart from outside"},
+		{Claim: "[] gets one -32600; an array that is not JSON gets one -32700", Where: "step 5"},
+	},
+	Checklist: []string{"A6", "A8", "B6"},
+	Run:       checkBatchAt20250326,
+}
+
+func checkBatchAt20250326(t *check.T) {
+	s := wire.StartStdio(t)
+	s.Initialize("2025-03-26")
+	isBatchAnswer := func(l wire.Line) bool {
+		return strings.HasPrefix(strings.TrimSpace(l.Text), "[") || (l.Msg != nil && l.Msg.IsResponse()) || (l.Msg != nil && l.Msg.Error != nil)
+	}
+
+	// Two requests and a notification: one array with both responses.
+	batch := "[" + wire.Request(`"b1"`, "ping", nil) + "," + wire.Request(`"b2"`, "ping", nil) + "," +
+		wire.Notification("notifications/grader-unknown", nil) + "]"
+	s.Send(batch)
+	l := s.AwaitLine(wire.T1, "batch response (a JSON array)", isBatchAnswer)
+	got := batchResponses(t, l, "a batch of two pings and a notification",
+		`[{"jsonrpc":"2.0","id":"b1","result":{}},{"jsonrpc":"2.0","id":"b2","result":{}}] (in any order)`)
+	if len(got) != 2 || got[`"b1"`] == nil || got[`"b2"`] == nil || got[`"b1"`].Error != nil || got[`"b2"`].Error != nil {
+		t.Fail(check.Failure{What: "the batch response must hold exactly one result for each request, and nothing for the notification",
+			Got: check.Quote(l.Text), Want: `results with ids "b1" and "b2"`})
+	}
+
+	// Invalid elements are answered inside the array (JSON-RPC 2.0 §6),
+	// and initialize may not be batched (2025-03-26, lifecycle).
+	s.Send("[" + wire.Request(`"ok"`, "ping", nil) + `,{"jsonrpc":"2.0","id":"bad","method":42},5,` +
+		wire.Request(`"init"`, "initialize", wire.InitializeParams("2025-03-26")) + "]")
+	l = s.AwaitLine(wire.T1, "answer to a batch with invalid elements (a JSON array)", isBatchAnswer)
+	got = batchResponses(t, l, "a batch of a ping, two invalid elements and an initialize",
+		`[{"jsonrpc":"2.0","id":"ok","result":{}},{"jsonrpc":"2.0","id":"bad","error":{"code":-32600,...}},{"jsonrpc":"2.0","error":{"code":-32600,...}},{"jsonrpc":"2.0","id":"init","error":{...}}]`)
+	unreadable := 0
+	for id, m := range got {
+		if id == "" || id == "null" {
+			unreadable++
+			if c, _ := m.ErrorCode(); c != -32600 {
+				unreadable = -100
+			}
+		}
+	}
+	okCode, _ := errorCode(got[`"bad"`])
+	switch {
+	case got[`"ok"`] == nil || got[`"ok"`].Error != nil:
+		t.Fail(check.Failure{What: "in a batch with invalid elements, the valid ping got no result", Got: check.Quote(l.Text)})
+	case okCode != -32600 || unreadable != 1:
+		t.Fail(check.Failure{What: `each invalid element of a batch must get its own -32600 error in the array: {"id":"bad","method":42} with its id, the bare 5 without one`,
+			Got: check.Quote(l.Text), Want: `two -32600 errors in the array: one with "id":"bad", one without an id`})
+	case got[`"init"`] == nil || got[`"init"`].Error == nil:
+		t.Fail(check.Failure{What: "an initialize inside a batch was not refused: at 2025-03-26 the initialize request MUST NOT be part of a JSON-RPC batch",
+			Got: check.Quote(l.Text), Want: `an error response with "id":"init" in the array`})
+	}
+
+	// Notifications only: nothing at all comes back, not even [] or null.
+	s.Pending() // stray lines from before are STDIO-06's business
+	s.Send("[" + wire.Notification("notifications/grader-unknown", nil) + "]")
+	s.Call(`3`, "ping", nil)
+	for _, l := range s.Pending() {
+		t.Fail(check.Failure{What: "a batch of notifications only was answered", Got: check.Quote(l.Text), Want: "no line at all"})
+	}
+	s.QuietAll(wire.Q, "a line in answer to a batch of notifications only")
+
+	s.Send("[]")
+	resp := awaitVerdict(s, ``, "answer to an empty batch []")
+	probe.ExpectError(t, resp, -32600, "[]")
+	s.Send(`[{"jsonrpc":"2.0","id":4,"method":"ping"}`)
+	resp = awaitVerdict(s, ``, `answer to a batch that is not JSON, [{"jsonrpc":"2.0","id":4,"method":"ping"}`)
+	probe.ExpectError(t, resp, -32700, "a batch that is not JSON")
+}
+
+// batchResponses reads a line that must be a JSON array of valid responses,
+// and returns them by id (their JSON text; "" when absent).
+func batchResponses(t *check.T, l wire.Line, what, want string) map[string]*wire.Msg {
+	var elems []json.RawMessage
+	if err := json.Unmarshal([]byte(l.Text), &elems); err != nil {
+		t.Fail(check.Failure{What: what + " was not answered with one JSON array", Got: check.Quote(l.Text), Want: want})
+	}
+	out := map[string]*wire.Msg{}
+	for _, e := range elems {
+		m, err := wire.Parse(e)
+		if err != nil || m.Problem() != "" || !(m.IsResponse() || (m.ID == nil && m.Error != nil)) {
+			t.Fail(check.Failure{What: "the answer to " + what + " holds something that is not a valid response", Got: check.Quote(l.Text), Want: want})
+		}
+		out[string(m.ID)] = m
+	}
+	return out
+}
+
+// errorCode returns the error code of m, which may be nil.
+func errorCode(m *wire.Msg) (int, bool) {
+	if m == nil {
+		return 0, false
+	}
+	return m.ErrorCode()
+}
+
+var stdio21 = &check.Check{
+	ID: "STDIO-21", Step: 5, Severity: check.Must, Budget: 5 * time.Second,
+	Title: "at 2025-11-25 and 2025-06-18, and before initialize, a batch gets one -32600 error, and the server keeps serving",
+	Spec: check.Spec{Rev: spec.Rev, Section: "basic/transports › stdio (batching was removed in 2025-06-18, changelog major change 1)",
+		Quote: "Messages are individual JSON-RPC requests, notifications, or responses"},
+	Course: "Batches left the spec in 2025-06-18, and it does not say how a server refuses one. The course requires one -32600 error " +
+		"(JSON-RPC's Invalid Request: an array is not one message), and the server to go on serving.",
+	Hint: check.Hint{
+		Report: "Batches exist only where 2025-03-26 was negotiated: ask the version table (version.Batches), do not compare with one version string. " +
+			"Before initialize no version is agreed, so no batches either. Answer an array with one -32600 error object (not an array), then keep reading.",
+		Question: "At 2025-11-25, which has no batches, what does a client get back for an array, and does your server still answer the next line?",
+		Pointer:  "2025-06-18 removed batching (changelog, major change 1); at later versions a message is a single request, notification or response (basic/transports). An array is then an Invalid Request, -32600.",
+		Near: `In ServeBatch, before looking at the elements:
+
+	if !version.Batches {
+		return nil, jsonrpc.NewErrorResponse(jsonrpc.ID{}, jsonrpc.NewError(jsonrpc.CodeInvalidRequest,
+			"invalid request: protocol version %s has no JSON-RPC batches", version.Name))
+	}
+
+Serve writes that reject as one error object, not an array, and goes on reading.`,
+	},
+	Early: 2,
+	Claims: []check.Claim{
+		{Claim: "without batches (2025-06-18, 2025-11-25, before initialize) an array gets one -32600 object, and the server keeps serving", Where: "step 5"},
+	},
+	Checklist: []string{"A8", "B6"},
+	Run:       checkBatchAt20251125,
+}
+
+func checkBatchAt20251125(t *check.T) {
+	refused := func(s *wire.Stdio, when string) {
+		s.Send("[" + wire.Request(`"b1"`, "ping", nil) + "," + wire.Request(`"b2"`, "ping", nil) + "]")
+		l := s.AwaitLine(wire.T1, "answer to a batch "+when, func(l wire.Line) bool {
+			return strings.HasPrefix(strings.TrimSpace(l.Text), "[") || (l.Msg != nil && l.Msg.IsResponse()) ||
+				(l.Msg != nil && l.Msg.Error != nil)
+		})
+		if l.Msg == nil {
+			t.Fail(check.Failure{What: "a batch was served " + when + ", where there are no batches",
+				Got: check.Quote(l.Text), Want: `one error object: {"jsonrpc":"2.0","error":{"code":-32600,...}}`})
+		}
+		probe.ExpectError(t, l.Msg, -32600, "a batch "+when)
+	}
+	t.Parallel(func() {
+		s := wire.StartStdio(t)
+		s.Initialize(spec.Rev)
+		refused(s, "at 2025-11-25")
+		stillServing(t, s, `3`)
+	}, func() {
+		s := wire.StartStdio(t)
+		refused(s, "before initialize, when no version has been agreed")
+		s.Initialize("2025-06-18")
+		refused(s, "at 2025-06-18")
+		stillServing(t, s, `3`)
+	})
+}
+
+var stdio26 = &check.Check{
+	ID: "STDIO-26", Step: 5, Severity: check.Must, Budget: 5 * time.Second,
+	Title: "a batch sent right after initialize, before its answer, sees the negotiated version",
+	Spec: lifecycleRule("Initialization",
+		"The client SHOULD NOT send requests other than pings before the server has responded to the initialize request"),
+	Course: "Clients should wait for initialize's answer, but not all do. The course requires the server to answer initialize " +
+		"before it reads the next line, so that every later line sees the version just agreed: batches at 2025-03-26 depend on it.",
+	Hint: check.Hint{
+		Report: "Handle initialize on the reading goroutine, not on a goroutine of its own: then the session knows its version " +
+			"before the next line (a batch) asks for it.",
+		Question: "Does your loop answer initialize before it reads the next line, or can a batch sent right behind initialize be read while the version is still unknown?",
+		Pointer:  "session.Version() is set when Handle answers initialize. basic/lifecycle › Initialization: clients SHOULD wait for the answer, but the lesson asks the server not to depend on it (step 4).",
+		Near: `In the reading loop, before the case that starts a goroutine per request:
+
+	case msg.Method == "initialize":
+		// answered here, so the next line sees the agreed version
+		if resp := c.session.Handle(ctx, msg, c); resp != nil {
+			c.out.send(resp)
+		}`,
+	},
+	Claims: []check.Claim{
+		{Claim: "initialize is answered before the next line is read", Where: "step 4, step 5", How: "three batches right behind initialize at 2025-03-26, without waiting for its answer"},
+	},
+	Checklist: []string{"A8"},
+	Run:       checkBatchRightAfterInitialize,
+}
+
+// checkBatchRightAfterInitialize sends batches right behind initialize, as a
+// client that does not wait would. If the server answers initialize on a
+// goroutine of its own, the batches may be read before the version is set.
+func checkBatchRightAfterInitialize(t *check.T) {
+	s := wire.StartStdio(t)
+	var lines strings.Builder
+	lines.WriteString(wire.Request(`"init"`, "initialize", wire.InitializeParams("2025-03-26")) + "\n")
+	for i := 1; i <= 3; i++ {
+		lines.WriteString(fmt.Sprintf("[%s,%s]\n", wire.Request(fmt.Sprintf(`"b%d"`, i), "ping", nil), wire.Notification("notifications/grader-unknown", nil)))
+	}
+	s.SendRaw(lines.String())
+	probe.MustResult(t, s.AwaitResponse(wire.T1, `"init"`, "initialize"), "initialize")
+	for i := 1; i <= 3; i++ {
+		id := fmt.Sprintf(`"b%d"`, i)
+		l := s.AwaitLine(wire.T1, fmt.Sprintf("answer to batch %d, sent right after initialize", i), func(l wire.Line) bool {
+			return strings.Contains(l.Text, id) || (l.Msg != nil && l.Msg.Error != nil && l.Msg.ID == nil) ||
+				(l.Msg != nil && l.Msg.Error != nil && wire.SameJSON(l.Msg.ID, json.RawMessage(`null`)))
+		})
+		if !strings.HasPrefix(strings.TrimSpace(l.Text), "[") {
+			t.Fail(check.Failure{What: fmt.Sprintf("batch %d, sent right after initialize asked for 2025-03-26, was refused: the server read it before it had agreed the version", i),
+				Got: check.Quote(l.Text), Want: fmt.Sprintf(`[{"jsonrpc":"2.0","id":%s,"result":{}}]`, id)})
+		}
+	}
+}

@@ -1,0 +1,202 @@
+package lesson01
+
+import (
+	"fmt"
+	"time"
+
+	"mcpcourse/grader/check"
+	"mcpcourse/grader/internal/proc"
+	"mcpcourse/grader/internal/spec"
+	"mcpcourse/grader/internal/wire"
+)
+
+// step6 holds the checks of step 6: shutting down.
+var step6 = check.Step{
+	Checks: []*check.Check{stdio22, stdio23, stdio24},
+	Unchecked: []check.Claim{
+		{Claim: "Serve returns ctx.Err() on SIGTERM (main exits 0)", Where: "step 6", How: "the exit status after SIGTERM is the given main's business, and no client looks at it"},
+	},
+}
+
+var stdio22 = &check.Check{
+	ID: "STDIO-22", Step: 6, Severity: check.Must, Budget: 8 * time.Second,
+	Title: "at end of stdin, requests in flight finish, then the server exits 0",
+	Spec: lifecycleRule("Shutdown › stdio",
+		"the client SHOULD initiate shutdown by: First, closing the input stream to the child process"),
+	Course: "The client closes stdin and waits for the server to exit. The course requires the server to finish " +
+		"the requests it already has, write their responses, and exit with status 0 within 2 s.",
+	Hint: check.Hint{
+		Report:   "When reading returns io.EOF, wait for the requests still running (a sync.WaitGroup), then return nil from Serve. Returning at once drops their responses; never returning leaves the client waiting to send SIGTERM.",
+		Question: "When stdin ends while a request is still running, does its response still get written, and does Serve return nil afterwards?",
+		Pointer:  "basic/lifecycle › Shutdown › stdio: the client closes stdin first, then waits for the server to exit. io.EOF from ReadBytes says input has ended; sync.WaitGroup.Wait waits for the running requests.",
+		Near: `At end of input, wait for the running requests, but not forever:
+
+	case err := <-readErr:
+		done := make(chan struct{})
+		go func() { c.wg.Wait(); close(done) }()
+		select {
+		case <-done:
+			if err == io.EOF {
+				return nil
+			}
+			return err
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-c.failed:
+			return c.err
+		}`,
+	},
+	Early: 1, EarlyEnds: 4,
+	Claims: []check.Claim{
+		{Claim: "at end of stdin, running requests finish and are answered, then exit 0", Where: "step 6"},
+	},
+	Checklist: []string{"B7", "D8"},
+	Run:       checkEOFShutdown,
+}
+
+func checkEOFShutdown(t *check.T) {
+	s := wire.StartStdio(t)
+	s.Initialize(spec.Rev)
+	s.Send(wire.Request(`2`, "tools/call", wire.ToolCall("countdown", map[string]any{"from": 4, "interval_ms": 100}, nil)))
+	s.CloseStdin()
+	s.AwaitResponse(wire.T2, `2`, "tools/call countdown that was running when stdin closed")
+	if !s.Proc.WaitExit(wire.EXIT) {
+		t.Fail(check.Failure{What: fmt.Sprintf("the server was still running %v after stdin closed and its last response was written", wire.EXIT),
+			Want: "exit with status 0"})
+	}
+	if code := s.Proc.ExitCode(); code != 0 {
+		t.Fail(check.Failure{What: "the server exited with " + s.Proc.Status() + " after stdin closed", Want: "exit status 0"})
+	}
+}
+
+var stdio23 = &check.Check{
+	ID: "STDIO-23", Step: 6, Severity: check.Must, Budget: 8 * time.Second,
+	Title: "when the client closes stdout, the server exits",
+	Spec: lifecycleRule("Shutdown › stdio",
+		"The server MAY initiate shutdown by closing its output stream to the client and exiting"),
+	Course: "A client that has gone away cannot read anything more. The course requires the server to notice the failed write and exit within 2 s, " +
+		"instead of running on unseen, even while a long request is running.",
+	Hint: check.Hint{
+		Report: "Check the error of every write to stdout. The given main ignores SIGPIPE, so a write to a closed pipe returns EPIPE: cancel what is running, " +
+			"stop Serve and return that error. Waiting for a 10 s tool call to finish first keeps a dead server alive for 10 s.",
+		Question: "When the client stops reading, what does your write to stdout return, and what does your server do with that error?",
+		Pointer:  "With SIGPIPE ignored (the given main does that), a write to a closed pipe returns an error (syscall.EPIPE) instead of killing the process. basic/lifecycle › Shutdown: a server that cannot talk to its client may end the session by exiting.",
+		Near: `In the writer, remember the first write error and say so once:
+
+	if _, err := w.out.Write(b); err != nil {
+		w.once.Do(func() { w.err = err; close(w.failed) })
+		return err
+	}
+
+In Serve's select:
+
+	case <-c.failed:
+		cancel() // stop the running tools too
+		return c.err`,
+	},
+	Claims: []check.Claim{
+		{Claim: "a failed write stops the server: cancel what runs, return the error", Where: "step 6", How: "stdout closed while a 10 s countdown runs: exit within 2 s"},
+	},
+	Checklist: []string{"B7", "D8"},
+	Run:       checkStdoutClosed,
+}
+
+func checkStdoutClosed(t *check.T) {
+	s := wire.StartStdio(t)
+	s.Initialize(spec.Rev)
+	// A 10 s countdown runs when the client goes away: the server must not
+	// wait for it before it stops.
+	s.Send(wire.Request(`"long"`, "tools/call", wire.ToolCall("countdown", map[string]any{"from": 100, "interval_ms": 100}, nil)))
+	s.Proc.Stdout.Close()
+	t.Wire.Event("closed the read end of the server's stdout, while a 10 s countdown runs")
+	// Each ping's answer cannot be written. Keep sending them: a child that
+	// the grader starts at the same moment can hold a copy of the pipe for
+	// an instant, and one write may still get through.
+	deadline := time.Now().Add(wire.EXIT)
+	for id := 2; time.Now().Before(deadline); id++ {
+		s.TrySend(wire.Request(fmt.Sprint(id), "ping", nil))
+		if s.Proc.WaitExit(100 * time.Millisecond) {
+			break
+		}
+	}
+	if !s.Proc.Exited() {
+		t.Fail(check.Failure{What: fmt.Sprintf("the server was still running %v after its stdout was closed and it had a response to write", wire.EXIT),
+			Want: "the server exits, cancelling the countdown still running"})
+	}
+}
+
+var stdio24 = &check.Check{
+	ID: "STDIO-24", Step: 6, Severity: check.Must, Budget: 8 * time.Second,
+	Needs: check.Needs{Signal: true},
+	Title: "SIGTERM stops the server",
+	Spec: lifecycleRule("Shutdown › stdio",
+		"sending SIGTERM if the server does not exit within a reasonable time"),
+	Course: "The course requires the server to exit within 2 s of SIGTERM, even with a request running, whether stdin is still open " +
+		"or has closed and the server is waiting for that request to finish.",
+	Hint: check.Hint{
+		Report: "The given main cancels Serve's context on SIGTERM. Watch ctx.Done() in your loop (select on it beside the lines channel), cancel what is running, and return. " +
+			"At end of input, wait for the running requests in a select that also watches ctx.Done(), not with a bare WaitGroup.Wait.",
+		Question: "The given main cancels Serve's context on SIGTERM: does your loop ever look at ctx.Done() while it waits for input?",
+		Pointer:  "os/signal.NotifyContext cancels a context on a signal; a goroutine blocked in ReadBytes cannot notice it, so read on a goroutine of its own and select on the lines channel and ctx.Done(). basic/lifecycle › Shutdown › stdio.",
+		Near: `Read on a goroutine of its own, so the loop can also watch ctx:
+
+	go func() {
+		for {
+			line, err := r.ReadBytes('\n')
+			if len(line) > 0 {
+				lines <- line
+			}
+			if err != nil {
+				readErr <- err
+				return
+			}
+		}
+	}()
+	for {
+		select {
+		case line := <-lines:
+			c.handle(ctx, line)
+		case err := <-readErr:
+			// step 6: end of input
+		case <-ctx.Done():
+			return ctx.Err() // SIGTERM; defer c.session.Close() stops the tools
+		}
+	}`,
+	},
+	Claims: []check.Claim{
+		{Claim: "SIGTERM stops the server, also while it waits at end of input", Where: "step 6", How: "with stdin open, and with stdin closed and a countdown running"},
+	},
+	Checklist: []string{"B7", "D8"},
+	Run:       checkSIGTERM,
+}
+
+func checkSIGTERM(t *check.T) {
+	if !proc.CanTerminate {
+		return // no SIGTERM on this system; the check has nothing to test
+	}
+	terminate := func(stdinOpen bool) {
+		s := wire.StartStdio(t)
+		s.Initialize(spec.Rev)
+		s.Send(wire.Request(`2`, "tools/call", wire.ToolCall("countdown", map[string]any{"from": 100, "interval_ms": 100}, nil)))
+		when := "with a 10 s countdown running and stdin open"
+		if !stdinOpen {
+			s.CloseStdin()
+			when = "with stdin closed, while the server waits for a 10 s countdown to finish"
+			s.Pause(100 * time.Millisecond)
+		}
+		if s.Proc.Exited() {
+			return // it did not wait for the countdown at end of input: STDIO-22's business
+		}
+		t.Wire.Event("sent SIGTERM, " + when)
+		if err := s.Proc.Terminate(); err != nil {
+			if s.Proc.WaitExit(time.Second) {
+				return // it exited on its own just before: STDIO-22's business
+			}
+			t.Failf("could not send SIGTERM: %v", err)
+		}
+		if !s.Proc.WaitExit(wire.EXIT) {
+			t.Fail(check.Failure{What: fmt.Sprintf("the server was still running %v after SIGTERM, sent %s", wire.EXIT, when), Want: "the server exits"})
+		}
+	}
+	t.Parallel(func() { terminate(true) }, func() { terminate(false) })
+}

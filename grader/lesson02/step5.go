@@ -1,0 +1,246 @@
+package lesson02
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strings"
+	"time"
+
+	"mcpcourse/grader/check"
+	"mcpcourse/grader/internal/probe"
+	"mcpcourse/grader/internal/spec"
+	"mcpcourse/grader/internal/wire"
+)
+
+// step5 holds the checks of step 5: progress on the request's own stream, and cancellation.
+var step5 = check.Step{
+	Checks: []*check.Check{http22, http23, http30},
+	Unchecked: []check.Claim{
+		{Claim: "in stateless mode a dropped connection does cancel", Where: "step 5", How: "described behaviour of the given requestContext, not a rule: the spec only says a disconnection SHOULD NOT be taken for cancellation"},
+	},
+}
+
+var http22 = &check.Check{
+	ID: "HTTP-22", Step: 5, Severity: check.Must, Budget: 8 * time.Second,
+	Needs: check.Needs{Mode: check.AnyMode},
+	Title: "progress notifications arrive on the request's SSE stream as they happen, before the response, and the stream ends",
+	Spec:  spec.Sending("After the JSON-RPC response has been sent, the server SHOULD terminate the SSE stream"),
+	Course: "The course requires a request with a progress token to be answered as an SSE stream carrying its progress, " +
+		"then its response, and then to end (the spec: SHOULD).",
+	Hint: check.Hint{
+		Report: "When params._meta.progressToken is set, answer with Content-Type: text/event-stream, pass the stream to the session as its Peer so each notification becomes an event, " +
+			"flushed at once (http.ResponseController.Flush), write the response as the last event, and return.",
+		Question: "When a request carries _meta.progressToken, where do the countdown's progress notifications go, and does the response end after the last event?",
+		Pointer:  "› Sending Messages to the Server: the server may answer a request with an SSE stream carrying notifications and then the response, and SHOULD end the stream after the response. h.streams.Open(w, r, sess) starts the stream and returns a Stream, which is an mcp.Peer.",
+		Near: `In serveRequest:
+
+	if wantsProgress(msg) {
+		stream := h.streams.Open(w, r, sess)
+		if resp := sess.Handle(h.requestContext(r), msg, stream); resp != nil {
+			stream.Send(r.Context(), resp)
+		}
+		stream.Close()
+		return
+	}`,
+	},
+	Claims: []check.Claim{
+		{Claim: "a request with a progress token is answered as an SSE stream: progress events flushed as they happen, then the response, then the stream ends", Where: "concept, step 5", How: "events are read as they arrive; a 2 s countdown that reports every 100 ms must show its first event within 1 s; the stream must end within 1 s after the response"},
+	},
+	Checklist: []string{"C10", "C11", "C12", "C14", "D12"},
+	Run:       checkHTTPProgress,
+}
+
+func checkHTTPProgress(t *check.T) {
+	h := wire.StartHTTP(t)
+	session, _ := h.Initialize(spec.Rev)
+	token := "p-grader"
+	stream := h.Open(wire.Req{Method: http.MethodPost, Header: wire.Headers(session, spec.Rev), Purpose: "countdown with a progress token",
+		Body: wire.Request(`2`, "tools/call", wire.ToolCall("countdown", map[string]any{"from": 3, "interval_ms": 20}, token))})
+	expectStream(t, stream, "countdown with a progress token", "three progress events, then the response")
+	var before []*wire.Msg
+	resp, _ := stream.Await(wire.T2, "response to the countdown (id 2)", func(m *wire.Msg) bool { return m.IsResponseTo(`2`) }, func(e wire.Event, m *wire.Msg) {
+		if m != nil {
+			before = append(before, m)
+		}
+	})
+	if progress := probe.ProgressValues(t, before, json.RawMessage(`"`+token+`"`)); len(progress) != 3 {
+		t.Fail(check.Failure{What: fmt.Sprintf("the stream held %d progress notifications before the response", len(progress)),
+			Got: check.Quote(string(resp.Raw)), Want: "3 notifications/progress events, then the response with id 2"})
+	}
+	events, ended := stream.End(time.Second)
+	for _, e := range events {
+		if e.Data != "" {
+			t.Fail(check.Failure{What: "a message came after the response on the request's stream", Got: check.Quote(e.Data), Want: "the stream ends after the response"})
+		}
+	}
+	if !ended {
+		t.Fail(check.Failure{What: "the request's stream was still open 1 s after its response", Want: "the stream ends after the response (the handler returns)"})
+	}
+
+	// A 2 s countdown sends a notification every 100 ms: the first event
+	// must arrive long before the response, not wait in a buffer for it.
+	slow := h.Open(wire.Req{Method: http.MethodPost, Header: wire.Headers(session, spec.Rev), Purpose: "a 2 s countdown with a progress token",
+		Body: wire.Request(`3`, "tools/call", wire.ToolCall("countdown", map[string]any{"from": 20, "interval_ms": 100}, "p-slow"))})
+	expectStream(t, slow, "a 2 s countdown with a progress token", "a progress event every 100 ms, then the response")
+	// Events without data (a priming event, which a server that offers
+	// resumption sends first at 2025-11-25) carry no message: skip them.
+	deadline := time.Now().Add(time.Second)
+	e, err := slow.NextWithin(time.Second)
+	for err == nil && e.Data == "" {
+		e, err = slow.NextWithin(time.Until(deadline))
+	}
+	m, _ := wire.Parse([]byte(e.Data))
+	if err != nil || m == nil || m.MethodName() != "notifications/progress" {
+		t.Fail(check.Failure{What: "a 2 s countdown that reports progress every 100 ms had sent no event 1 s after its stream began: " +
+			"events wait in a buffer until the response (flush each one: http.ResponseController.Flush)", Want: "the first progress event after about 100 ms"})
+	}
+	slow.HangUp() // the server is stopped when the check ends
+}
+
+// expectStream fails the check unless stream is an SSE response with 200.
+func expectStream(t *check.T, stream *wire.Stream, what, want string) {
+	if stream.Status != http.StatusOK || stream.ContentType != "text/event-stream" {
+		t.Fail(check.Failure{What: "a request with a progress token (" + what + ") was not answered as an SSE stream, so its progress could not travel",
+			Got: fmt.Sprintf("HTTP %d, Content-Type: %s", stream.Status, stream.Header.Get("Content-Type")), Want: "HTTP 200, Content-Type: text/event-stream: " + want})
+	}
+}
+
+var http23 = &check.Check{
+	ID: "HTTP-23", Step: 5, Severity: check.Must, Budget: 10 * time.Second,
+	Title: "notifications/cancelled in its own POST stops a running request, which is answered by an SSE stream that ends without a response",
+	Spec: check.Spec{Rev: spec.Rev, Section: "basic/transports › Streamable HTTP › Sending Messages to the Server; basic/utilities/cancellation",
+		Quote: "To cancel, the client SHOULD explicitly send an MCP CancelledNotification"},
+	Course: "The spec says receivers SHOULD stop a cancelled request and SHOULD NOT answer it; the course requires both.",
+	Hint: check.Hint{
+		Report: "The cancellation arrives on another POST, with the same session id: it must reach the same mcp.Session as the running request, which then returns nil. " +
+			"End that request's stream without a JSON-RPC response; a request that was to be answered with JSON gets a stream that ends at once " +
+			"(h.streams.Open(w, r, sess).Close()). Not 204: a POST that holds a request MUST be answered with JSON or SSE.",
+		Question: "The cancellation comes in another POST with the same session id: does it reach the same mcp.Session as the running request? What does your server write when Handle then returns nil?",
+		Pointer:  "basic/utilities/cancellation: the receiver should stop and not answer a cancelled request. A POST that holds a request MUST be answered with application/json or text/event-stream, so a cancelled one gets a stream that ends with no event.",
+		Near: `Both POSTs go through h.Session, so they reach the same mcp.Session. In serveRequest's JSON branch:
+
+	resp := sess.Handle(h.requestContext(r), msg, nil)
+	if resp == nil { // cancelled: no response is coming
+		h.streams.Open(w, r, sess).Close()
+		return
+	}
+
+In the SSE branch, write nothing more when Handle returns nil, and close the stream.`,
+	},
+	Claims: []check.Claim{
+		{Claim: "notifications/cancelled in its own POST gets 202 and stops the request; its stream ends without a response", Where: "step 5"},
+		{Claim: "a cancelled request that was to be answered with JSON gets 200 text/event-stream that ends without an event, never 204", Where: "step 5"},
+	},
+	Checklist: []string{"C10", "D11"},
+	Run:       checkHTTPCancellation,
+}
+
+func checkHTTPCancellation(t *check.T) {
+	h := wire.StartHTTP(t)
+	session, _ := h.Initialize(spec.Rev)
+	cancelled := func(id string, token any, kind string) {
+		done := make(chan *wire.Response, 1)
+		go func() {
+			defer close(done)
+			done <- h.Do(wire.Req{Header: wire.Headers(session, spec.Rev), Within: 6 * time.Second, Purpose: "countdown of 2 s, " + kind + ", to be cancelled",
+				Body: wire.Request(id, "tools/call", wire.ToolCall("countdown", map[string]any{"from": 40, "interval_ms": 50}, token))})
+		}()
+		probe.Pause(t, 300*time.Millisecond) // let the countdown start
+		resp := h.Post(session, spec.Rev, wire.Notification("notifications/cancelled", map[string]any{"requestId": json.RawMessage(id), "reason": "grader"}),
+			"notifications/cancelled for id "+id)
+		expectAccepted(t, resp, "notifications/cancelled")
+		at := time.Now()
+		countdown, ok := <-done
+		if !ok {
+			t.FailNow() // the countdown's request failed; its report says why
+		}
+		if m := countdown.Find(id); m != nil {
+			t.Fail(check.Failure{What: "the cancelled countdown (" + kind + ") still got a response", Got: check.Quote(string(m.Raw)), Want: "the stream ends without a response"})
+		}
+		if countdown.Status != http.StatusOK || countdown.ContentType != "text/event-stream" {
+			t.Fail(check.Failure{What: "the cancelled countdown (" + kind + ") was not answered with an SSE stream that ends: a POST that holds a request MUST get " +
+				"Content-Type application/json (one JSON-RPC object) or text/event-stream", Got: countdown.Summary(),
+				Want: "HTTP 200, Content-Type: text/event-stream, and a body that ends without a response",
+				Spec: countdown.ContentType != "text/event-stream" && countdown.ContentType != "application/json"})
+		}
+		if waited := time.Since(at); waited > 1500*time.Millisecond {
+			t.Fail(check.Failure{What: fmt.Sprintf("the cancelled countdown (%s) took %v more to end", kind, waited.Round(time.Millisecond)),
+				Want: "the request stops within moments of the cancellation"})
+		}
+	}
+	t.Parallel(func() { cancelled(`2`, "c", "answered as an SSE stream") }, func() { cancelled(`3`, nil, "which would have been answered as JSON") })
+}
+
+var http30 = &check.Check{
+	ID: "HTTP-30", Step: 5, Severity: check.Must, Budget: 8 * time.Second,
+	Needs: check.Needs{Optional: []check.Feature{check.History}},
+	Title: "a client that drops its connection has not cancelled: the request runs to its end (seen in the history tool)",
+	Spec:  spec.Sending("Disconnection SHOULD NOT be interpreted as the client cancelling its request"),
+	Course: "The spec says SHOULD NOT; in stateful mode the course requires it: a request stops when the client cancels it, or when its session ends. " +
+		"The grader hangs up on two countdowns, one answered as JSON and one as an SSE stream, then asks the session's history tool how they ended.",
+	Hint: check.Hint{
+		Report: "Run requests under the given h.requestContext(r): in stateful mode it is context.WithoutCancel(r.Context()), so that a dropped connection " +
+			"does not cancel the request. r.Context() alone is cancelled the moment the client goes away.",
+		Question: "Which context does a request run under: the connection's, which ends when the client hangs up, or one that ends only when the client cancels or the session ends?",
+		Pointer:  "r.Context() is cancelled when the client's connection closes. context.WithoutCancel keeps its values without its cancellation. basic/transports › Sending Messages to the Server: disconnection SHOULD NOT be taken for cancellation.",
+		Near: `Run every request under the given h.requestContext(r), which in stateful mode is
+
+	context.WithoutCancel(r.Context())
+
+and never under r.Context() itself: sess.Handle(h.requestContext(r), msg, stream).`,
+	},
+	Claims: []check.Claim{
+		{Claim: "a dropped connection does not cancel a request in stateful mode", Where: "step 5", How: "the grader hangs up on a JSON and an SSE countdown, then reads the session's history tool: both must say finished (if the JSON request had not reached the server before the hang-up, only the SSE one counts)"},
+	},
+	Checklist: []string{"C15"},
+	Run:       checkHTTPDisconnectIsNotCancel,
+}
+
+func checkHTTPDisconnectIsNotCancel(t *check.T) {
+	h := wire.StartHTTP(t)
+	session, _ := h.Initialize(spec.Rev)
+	probe.RequireHistory(t, h, session)
+	countdown := func(id string, token any) string {
+		return wire.Request(id, "tools/call", wire.ToolCall("countdown", map[string]any{"from": 8, "interval_ms": 100}, token))
+	}
+	// One answered as JSON: hang up while it runs. (Had the request not
+	// reached the server by then, on a loaded machine, the history shows no
+	// entry for it, and there is nothing to judge.)
+	h.Abandon(wire.Req{Header: wire.Headers(session, spec.Rev), Body: countdown(`21`, nil), Purpose: "a 0.8 s countdown, answered as JSON"}, 300*time.Millisecond)
+	// One answered as a stream: hang up after its first event.
+	stream := h.Open(wire.Req{Method: http.MethodPost, Header: wire.Headers(session, spec.Rev), Body: countdown(`22`, "d"), Purpose: "a 0.8 s countdown with a progress token"})
+	if stream.ContentType != "text/event-stream" {
+		t.Fail(check.Failure{What: "a countdown with a progress token was not answered as an SSE stream, so the grader could not hang up on it while it ran",
+			Got: "Content-Type: " + stream.Header.Get("Content-Type"), Want: "Content-Type: text/event-stream (step 5)"})
+	}
+	stream.Next(time.Second, "first progress event of the countdown")
+	stream.HangUp()
+
+	want := []string{"countdown (id 22)"}
+	// Both countdowns end 0.8 s after they start; the history tool says how.
+	var history string
+	deadline := time.Now().Add(2500 * time.Millisecond)
+	for asked := 1; ; asked++ {
+		probe.Pause(t, 300*time.Millisecond)
+		history = probe.CallTool(t, h, session, fmt.Sprintf(`"history-%d"`, asked), "history", nil)
+		ended := 0
+		for _, w := range append(want, "countdown (id 21)") {
+			if strings.Contains(history, w+": ") {
+				ended++
+			}
+		}
+		if ended == len(want)+1 || time.Now().After(deadline) {
+			break
+		}
+	}
+	if strings.Contains(history, "countdown (id 21): ") {
+		want = append(want, "countdown (id 21)")
+	}
+	for _, w := range want {
+		if !strings.Contains(history, w+": finished") {
+			t.Fail(check.Failure{What: "a countdown whose client hung up did not run to its end: the server took the dropped connection for a cancellation",
+				Got: check.Quote(history), Want: w + ": finished"})
+		}
+	}
+}

@@ -1,0 +1,152 @@
+package lesson02
+
+import (
+	"fmt"
+	"net/http"
+	"strings"
+	"time"
+
+	"mcpcourse/grader/check"
+	"mcpcourse/grader/internal/probe"
+	"mcpcourse/grader/internal/spec"
+	"mcpcourse/grader/internal/wire"
+)
+
+// step6 holds the checks of step 6: stateless mode.
+var step6 = check.Step{
+	Checks: []*check.Check{http24, http25, http26},
+}
+
+var http24 = &check.Check{
+	ID: "HTTP-24", Step: 6, Severity: check.Must, Budget: 5 * time.Second,
+	Needs: check.Needs{Mode: check.Stateless},
+	Title: "stateless: no session id is issued, and none is needed or checked, for requests, notifications or batches",
+	Spec:  spec.Session("A server using the Streamable HTTP transport MAY assign a session ID at initialization time"),
+	Course: "With -stateless, the course requires a server with no sessions at all: initialize gets no MCP-Session-Id, " +
+		"and every request is served whether it carries one or not.",
+	Hint: check.Hint{
+		Report:   "In stateless mode, serve every POST with a fresh session (server.NewSession()) and ignore the MCP-Session-Id header.",
+		Question: "With -stateless, does initialize still set MCP-Session-Id? Does a request with no id, or a made-up one, still get served?",
+		Pointer:  "› Session Management: a server MAY assign a session id, so a server without sessions is allowed. Options.Stateless is set by -stateless, and h.sessions is nil then.",
+		Near: `	// in serveInitialize:
+	if h.opts.Stateless {
+		h.serveRequest(w, r, &Session{Session: h.server.NewSession()}, msg)
+		return
+	}
+
+	// in Session, before any look at the header:
+	if h.opts.Stateless {
+		return &Session{Session: h.server.NewSession()}, func() {}, true
+	}`,
+	},
+	Claims: []check.Claim{
+		{Claim: "stateless: no session id issued; none needed or checked, for requests, notifications and batches", Where: "step 6"},
+	},
+	Checklist: []string{"C40"},
+	Run:       checkStatelessNoSessions,
+}
+
+func checkStatelessNoSessions(t *check.T) {
+	h := wire.StartHTTP(t, "-stateless")
+	session, resp := h.Initialize(spec.Rev)
+	if session != "" {
+		t.Fail(check.Failure{What: "in stateless mode, initialize returned an MCP-Session-Id", Got: check.Quote(session), Want: "no MCP-Session-Id header"})
+	}
+	probe.CheckInitializeResult(t, probe.ExpectResponse(t, resp, `1`, "initialize"))
+	for _, header := range []string{"", "grader-made-up-session"} {
+		purpose := "echo without a session"
+		if header != "" {
+			purpose = "echo with a session id the server never issued"
+		}
+		resp := h.Post(header, spec.Rev, wire.Request(`2`, "tools/call", wire.ToolCall("echo", map[string]any{"text": "hi"}, nil)), purpose)
+		probe.ExpectStatus(t, resp, http.StatusOK, "a stateless "+purpose)
+		probe.ToolText(t, probe.ExpectResponse(t, resp, `2`, purpose), "echo")
+	}
+	resp = h.Post("", spec.Rev, wire.Notification("notifications/grader-unknown", nil), "a notification without a session")
+	if resp.Status != http.StatusAccepted || len(resp.Body) != 0 {
+		t.Fail(check.Failure{What: "in stateless mode, a notification without a session did not get 202", Got: resp.Summary(), Want: "HTTP 202, empty body"})
+	}
+	resp = h.Post("", "2025-03-26", "["+wire.Request(`"b1"`, "ping", nil)+"]", "a batch at 2025-03-26, without a session")
+	if m := resp.Find(`"b1"`); resp.Status != http.StatusOK || m == nil || m.Error != nil {
+		t.Fail(check.Failure{What: "in stateless mode, a batch at 2025-03-26 without a session was not served", Got: resp.Summary(),
+			Want: `HTTP 200, [{"jsonrpc":"2.0","id":"b1","result":{}}]`})
+	}
+}
+
+var http25 = &check.Check{
+	ID: "HTTP-25", Step: 6, Severity: check.Must, Budget: 5 * time.Second,
+	Needs: check.Needs{Mode: check.Stateless},
+	Title: "stateless: GET and DELETE get 405 at once, before any other work",
+	Spec:  spec.Listening("or else return HTTP 405 Method Not Allowed, indicating that the server does not offer an SSE stream at this endpoint"),
+	Course: "A stateless server has no stream to offer and no session to delete. The course requires GET and DELETE to get 405 with Allow: POST " +
+		"and no WWW-Authenticate, before any session, version or auth check, with a body that ends at once. A stateless server that " +
+		"opened a stream on GET held every such request for 5 minutes until the platform killed it.",
+	Hint: check.Hint{
+		Report:   "Check the method first. In stateless mode only POST is served: answer anything else 405 with Allow: POST and return. Never start an SSE response on GET.",
+		Question: "In stateless mode, what do GET and DELETE get, with which Allow header, and does the response end at once?",
+		Pointer:  "› Listening for Messages from the Server: 405 Method Not Allowed when the server offers no SSE stream at the endpoint. A stateless server has neither a stream nor a session to delete. allowed() returns \"POST\" when stateless.",
+		Near: `Check the method first:
+
+	switch {
+	case r.Method == http.MethodPost:
+		h.servePOST(w, r)
+	case r.Method == http.MethodDelete && !h.opts.Stateless:
+		h.serveDELETE(w, r)
+	default:
+		h.methodNotAllowed(w, r) // Allow: POST when stateless
+	}`,
+	},
+	Early: 4,
+	Claims: []check.Claim{
+		{Claim: "stateless: GET and DELETE get 405 with Allow: POST, no WWW-Authenticate, at once", Where: "concept, step 6"},
+	},
+	Checklist: []string{"C1"},
+	Run:       checkStatelessGetDelete,
+}
+
+func checkStatelessGetDelete(t *check.T) {
+	h := wire.StartHTTP(t, "-stateless")
+	for _, method := range []string{http.MethodGet, http.MethodDelete} {
+		hdr := http.Header{"Accept": {"text/event-stream"}, "Mcp-Session-Id": {"grader-made-up-session"}}
+		resp := probe.Expect405(t, h, wire.Req{Method: method, Header: hdr, Purpose: method + " on a stateless server"})
+		if allow := resp.Header.Get("Allow"); strings.Contains(strings.ToUpper(allow), method) {
+			t.Fail(check.Failure{What: fmt.Sprintf("the 405 to %s lists %s as allowed", method, method), Got: check.Quote(allow), Want: "Allow: POST"})
+		}
+		if wa := resp.Header.Get("WWW-Authenticate"); wa != "" {
+			t.Fail(check.Failure{What: fmt.Sprintf("the 405 to %s carries WWW-Authenticate, which invites the client to authenticate for a method that will never work", method),
+				Got: check.Quote(wa), Want: "no WWW-Authenticate header"})
+		}
+	}
+}
+
+var http26 = &check.Check{
+	ID: "HTTP-26", Step: 6, Severity: check.Must, Budget: 5 * time.Second,
+	Needs: check.Needs{Mode: check.Stateless},
+	Title: "stateless: requests share no state",
+	Spec:  spec.Session("A server using the Streamable HTTP transport MAY assign a session ID at initialization time"),
+	Course: "Without sessions nothing ties two requests together, so nothing may carry over between them: a note saved by " +
+		"one client must never be listed to the next.",
+	Hint: check.Hint{
+		Report:   "Give every stateless request a new mcp.Session. One shared session for all requests leaks one client's data to every other.",
+		Question: "In stateless mode, is a note saved by one request visible to the next? Which mcp.Session serves each stateless request?",
+		Pointer:  "› Session Management: without a session id nothing ties two requests together, so nothing may carry over. mcp.Server.NewSession makes a fresh, empty session.",
+		Near: `Never keep a shared session in the Handler for stateless mode. In Session and serveInitialize, every stateless request gets its own:
+
+	&Session{Session: h.server.NewSession()}`,
+	},
+	Early: 1, EarlyEnds: 2,
+	Claims: []check.Claim{
+		{Claim: "stateless: a fresh session per request; nothing shared", Where: "concept, step 6"},
+	},
+	Run: checkStatelessSharesNothing,
+}
+
+func checkStatelessSharesNothing(t *check.T) {
+	h := wire.StartHTTP(t, "-stateless")
+	secret := fmt.Sprintf("secret-%d", time.Now().UnixNano()%1e6)
+	probe.CallTool(t, h, "", `2`, "add_note", map[string]any{"text": secret})
+	if got := probe.CallTool(t, h, "", `3`, "list_notes", nil); strings.Contains(got, secret) {
+		t.Fail(check.Failure{What: "a later stateless request lists a note an earlier one saved: requests share state", Got: check.Quote(got),
+			Want: "no notes: every stateless request starts fresh"})
+	}
+}

@@ -1,0 +1,240 @@
+package lesson04
+
+import (
+	"net/http"
+	"time"
+
+	"mcpcourse/grader/check"
+	"mcpcourse/grader/internal/probe"
+	"mcpcourse/grader/internal/spec"
+	"mcpcourse/grader/internal/wire"
+)
+
+// step2 holds the checks of step 2: the allowlist.
+var step2 = check.Step{
+	Checks: []*check.Check{origin05, origin06, origin07, origin08, origin09, origin10},
+}
+
+var origin05 = &check.Check{
+	ID: "ORIGIN-05", Step: 2, Severity: check.Must, Budget: 5 * time.Second,
+	Needs:          check.Needs{Mode: check.AnyMode, Allowlist: courseAllowlist},
+	Title:          "the origins the allowlist names are served: wildcards, a port wildcard, a custom scheme, an exact origin with its port",
+	Spec:           forbiddenRule,
+	Course:         allowCourse,
+	StarterMayPass: "the starter checks nothing, so it serves every origin; the check guards that your allowlist lets the listed ones in",
+	Hint: check.Hint{
+		Report:   "Parse each pattern once, into scheme, host (or the domain after \"*.\") and port (or \":*\"); parse the Origin the same way and compare the parts.",
+		Question: "After parsing, what do a pattern and an origin have in common that you can compare?",
+		Pointer:  "RFC 6454: an origin is (scheme, host, port). strings.Cut(s, \"://\"), then host[:port].",
+		Near:     "matches: o.scheme == p.scheme && (p.anyPort || o.port == p.port) && (p.anyHost || (p.subs && strings.HasSuffix(o.host, \".\"+p.host)) || o.host == p.host).",
+	},
+	Claims: []check.Claim{
+		{Claim: "the listed origins are served: wildcards, a port wildcard, a custom scheme, an exact origin with a port", Where: "step 2"},
+	},
+	Run: checkListedOrigins,
+}
+
+func checkListedOrigins(t *check.T) {
+	h := startOrigin(t)
+	const app = "https://app.example.com"
+	resp := initializeFrom(h, app)
+	expectServed(t, resp, "initialize from Origin "+app, "https://*.example.com allows it")
+	session := resp.Header.Get("Mcp-Session-Id")
+	h.Do(wire.Req{Header: with(session, spec.Rev, app), Body: wire.Notification("notifications/initialized", nil), Purpose: "notifications/initialized from " + app})
+	call := h.Do(wire.Req{Header: with(session, spec.Rev, app), Body: wire.Request(`2`, "tools/call", wire.ToolCall("echo", map[string]any{"text": "hi"}, nil)),
+		Purpose: "tools/call from " + app})
+	probe.ExpectStatus(t, call, http.StatusOK, "tools/call from Origin "+app)
+	expectOrigins(t, h, []originCase{
+		{"https://a.b.example.com", true, "a wildcard takes one label or more: https://*.example.com allows a.b.example.com"},
+		{"http://localhost:5173", true, "http://localhost:* allows every port"},
+		{"http://localhost", true, "http://localhost:* allows the default port too"},
+		{"vscode-webview://1a2b3c4d5e6f", true, "vscode-webview://* allows any host of that scheme"},
+		{"https://mcp.test:8443", true, "https://mcp.test:8443 is listed exactly"},
+	})
+}
+
+var origin06 = &check.Check{
+	ID: "ORIGIN-06", Step: 2, Severity: check.Must, Budget: 5 * time.Second,
+	Needs:  check.Needs{Mode: check.AnyMode, Allowlist: courseAllowlist},
+	Title:  "look-alike origins get 403: a wildcard matches on a label boundary, and never the bare domain",
+	Spec:   forbiddenRule,
+	Course: allowCourse + " https://xexample.com, https://example.com.evil, https://evil.example.com.attacker.net and http://localhost.evil.example are other sites.",
+	Hint: check.Hint{
+		Report:   "strings.HasSuffix(host, \"example.com\") lets xexample.com in, and strings.HasPrefix(origin, \"http://localhost\") lets localhost.evil.example in. Compare the parsed host with \".\"+domain as its suffix.",
+		Question: "Which hosts end in the string \"example.com\" without being below example.com?",
+		Pointer:  "strings.HasSuffix is a string test, not a label test: xexample.com ends in example.com; so does example.com itself.",
+		Near:     "For \"*.example.com\" keep p.host = \"example.com\" and test strings.HasSuffix(o.host, \".example.com\"); compare exact hosts with ==, never HasPrefix.",
+	},
+	Claims: []check.Claim{
+		{Claim: "a wildcard takes one label or more, on a label boundary, never the bare domain; look-alikes are refused", Where: "concept, step 2", How: "xexample.com, example.com, example.com.evil, evil.example.com.attacker.net and more"},
+	},
+	Run: checkLookAlikes,
+}
+
+func checkLookAlikes(t *check.T) {
+	h := startOrigin(t)
+	expectOrigins(t, h, []originCase{
+		{"https://app.example.com", true, "https://*.example.com allows it (the positive control)"},
+		{"https://xexample.com", false, "xexample.com is not below example.com: the match must end on a label boundary"},
+		{"https://example.com", false, "*.example.com names hosts below example.com, not the bare domain"},
+		{"https://evil.example.com.attacker.net", false, "its host ends in attacker.net"},
+		{"https://example.com.evil", false, "its host ends in .evil"},
+		{"https://app-example.com", false, "app-example.com is another domain"},
+		{"https://mcp.test.evil.example:8443", false, "only https://mcp.test:8443 is listed, not names that start like it"},
+		{"http://localhost.evil.example", false, "localhost.evil.example is a domain anyone can register, not localhost"},
+		{"http://localhost.evil.example:5173", false, "localhost.evil.example is a domain anyone can register, not localhost"},
+		{"http://127.0.0.1.nip.io:5173", false, "127.0.0.1.nip.io is a DNS name on the internet"},
+	})
+}
+
+var origin07 = &check.Check{
+	ID: "ORIGIN-07", Step: 2, Severity: check.Must, Budget: 5 * time.Second,
+	Needs:  check.Needs{Mode: check.AnyMode, Allowlist: courseAllowlist},
+	Title:  "scheme and port are part of the origin: another scheme or another port gets 403",
+	Spec:   forbiddenRule,
+	Course: allowCourse + " http://app.example.com and https://app.example.com:8443 are different origins from https://app.example.com (RFC 6454).",
+	Hint: check.Hint{
+		Report:   "An origin is the triple (scheme, host, port). A pattern without a port means the scheme's default (443 for https); only \":*\" means any port.",
+		Question: "What makes http://app.example.com a different origin from https://app.example.com:8443?",
+		Pointer:  "RFC 6454 §4: the origin is the scheme, the host and the port; a pattern without a port means the scheme's default one.",
+		Near:     "Compare o.scheme with p.scheme, and o.port with p.port unless p.anyPort; store \"\" for a port equal to defaultPorts[scheme], on both sides.",
+	},
+	Claims: []check.Claim{
+		{Claim: "scheme and port are part of the origin", Where: "concept, step 2"},
+	},
+	Run: checkSchemeAndPort,
+}
+
+func checkSchemeAndPort(t *check.T) {
+	h := startOrigin(t)
+	expectOrigins(t, h, []originCase{
+		{"https://app.example.com", true, "https://*.example.com allows it (the positive control)"},
+		{"http://localhost:5173", true, "http://localhost:* allows it (the positive control)"},
+		{"https://mcp.test:8443", true, "listed exactly (the positive control)"},
+		{"http://app.example.com", false, "the pattern says https; http is another origin"},
+		{"wss://app.example.com", false, "the pattern says https"},
+		{"https://localhost:5173", false, "the pattern says http://localhost:*; https is another origin"},
+		{"https://app.example.com:8443", false, "https://*.example.com names port 443 only"},
+		{"https://mcp.test", false, "the list names port 8443; no port means 443"},
+		{"http://mcp.test:8443", false, "the list names https"},
+		{"vscode-webviewx://1a2b3c", false, "another scheme than vscode-webview"},
+	})
+}
+
+var origin08 = &check.Check{
+	ID: "ORIGIN-08", Step: 2, Severity: check.Must, Budget: 5 * time.Second,
+	Needs:  check.Needs{Mode: check.AnyMode, Allowlist: courseAllowlist},
+	Title:  "origins are parsed: case and an explicit default port do not matter; a path, userinfo, a trailing dot or raw Unicode match nothing",
+	Spec:   forbiddenRule,
+	Course: allowCourse + " Scheme and host compare without case, :443 on https is no port at all, and an Origin that is not exactly scheme://host[:port] in ASCII (browsers send punycode) is refused.",
+	Hint: check.Hint{
+		Report:   "Lower-case scheme and host, drop a port equal to the scheme's default, and refuse anything with \"/\", \"@\", an empty label or a byte above 0x7F.",
+		Question: "Which parts of an origin are case-insensitive, and which spellings of one origin might a client send?",
+		Pointer:  "RFC 3986 §6.2.2.1 (scheme and host are case-insensitive); §6.2.3 (a default port is the same as none); browsers send IDNs as punycode.",
+		Near:     "In parseOrigin: strings.ToLower scheme and host; drop the port when it equals defaultPorts[scheme]; refuse a host with an empty label, a byte outside a-z 0-9 - _, or anything after the port.",
+	},
+	Claims: []check.Claim{
+		{Claim: "origins are parsed: case and an explicit default port do not matter; a path, userinfo, a trailing dot, raw Unicode match nothing; punycode does", Where: "concept, step 2"},
+	},
+	Run: checkParsedOrigins,
+}
+
+func checkParsedOrigins(t *check.T) {
+	h := startOrigin(t)
+	expectOrigins(t, h, []originCase{
+		{"HTTPS://APP.EXAMPLE.COM", true, "scheme and host compare without regard to case"},
+		{"https://App.Example.Com", true, "scheme and host compare without regard to case"},
+		{"https://app.example.com:443", true, "443 is https's default port: the same origin as https://app.example.com"},
+		{"http://LOCALHOST:5173", true, "host names compare without regard to case"},
+		{"https://xn--bcher-kva.example.com", true, "browsers send international names in punycode, and that is below example.com"},
+		{"https://app.example.com/", false, "an origin has no path"},
+		{"https://evil.net@app.example.com", false, "an origin has no userinfo; no browser sends one"},
+		{"https://app.example.com.", false, "the course's allowlist does not strip a trailing dot: app.example.com. is a different origin to a browser"},
+		{"https://bücher.example.com", false, "raw Unicode is not an origin a browser sends (it sends punycode)"},
+		{"https://app.example.com:", false, "a colon with no port is malformed"},
+	})
+}
+
+var origin09 = &check.Check{
+	ID: "ORIGIN-09", Step: 2, Severity: check.Must, Budget: 5 * time.Second,
+	Needs:  check.Needs{Restart: true},
+	Title:  "without -allow-origin only loopback pages are allowed (localhost, 127.0.0.1, [::1], any port); with it, only what it names",
+	Spec:   forbiddenRule,
+	Course: "A server that allowed every origin by default would be open to every web site its user visits. The course's default is http://localhost:*, http://127.0.0.1:* and http://[::1]:*, and an explicit list replaces it.",
+	Hint: check.Hint{
+		Report:   "When no pattern is given, use the loopback patterns (LoopbackOrigins); when some are given, use exactly those.",
+		Question: "What should a server started with no -allow-origin trust, and does an explicit list add to that or replace it?",
+		Pointer:  "LoopbackOrigins: http://localhost:*, http://127.0.0.1:*, http://[::1]:*.",
+		Near:     "In NewAllowlist: if len(patterns) == 0 { patterns = LoopbackOrigins }. Only then parse; never append the loopback patterns to a given list.",
+	},
+	Claims: []check.Claim{
+		{Claim: "without -allow-origin only loopback pages are allowed, any port, [::1] included; with it, only what it names", Where: "concept, step 2"},
+	},
+	Run: checkDefaultAllowlist,
+}
+
+func checkDefaultAllowlist(t *check.T) {
+	h := wire.StartHTTP(t)
+	expectOrigins(t, h, []originCase{
+		{"http://localhost:5173", true, "the default allowlist is http://localhost:*, http://127.0.0.1:* and http://[::1]:*"},
+		{"http://127.0.0.1:8080", true, "the default allowlist is http://localhost:*, http://127.0.0.1:* and http://[::1]:*"},
+		{"http://[::1]:3000", true, "the default allowlist is http://localhost:*, http://127.0.0.1:* and http://[::1]:*"},
+		{"http://evil.example", false, "without -allow-origin only loopback pages are allowed"},
+		{"https://app.example.com", false, "without -allow-origin only loopback pages are allowed"},
+		{"http://localhost.evil.example:5173", false, "a look-alike of localhost"},
+		{"http://127.0.0.1.nip.io:8080", false, "a look-alike of 127.0.0.1"},
+	})
+	explicit := startOrigin(t)
+	resp := initializeFrom(explicit, "http://127.0.0.1:5173")
+	expectForeignRefused(t, resp, "with -allow-origin 'https://*.example.com,http://localhost:*' (and two more), initialize from Origin http://127.0.0.1:5173",
+		"an explicit allowlist replaces the loopback default; it does not add to it")
+}
+
+var origin10 = &check.Check{
+	ID: "ORIGIN-10", Step: 2, Severity: check.Must, Budget: 5 * time.Second,
+	Needs:  check.Needs{Restart: true},
+	Title:  "a malformed or too-wide -allow-origin stops the server at start, naming the pattern",
+	Spec:   forbiddenRule,
+	Course: "An allowlist with a typo must stop the server, not quietly allow less, or more, than meant. The course refuses https://*, patterns without a scheme, a * inside a label, and paths.",
+	Hint: check.Hint{
+		Report:   "Parse every pattern before listening; on the first error, exit non-zero with a message that quotes it.",
+		Question: "What should happen to a pattern your parser cannot read?",
+		Pointer:  "flag.Value and NewAllowlist return errors; main exits with log.Fatal. A pattern of https://* would allow every web site.",
+		Near:     "parsePattern returns fmt.Errorf(\"allowed origin %q: %s\", s, why) for a missing scheme, a path, a * inside a label, or a host of * for http/https; NewAllowlist returns the first error.",
+	},
+	Claims: []check.Claim{
+		{Claim: "a malformed or too-wide pattern stops the server at start, quoting it", Where: "concept, step 2", How: "https://*, a pattern without a scheme, a * inside a label, a path"},
+	},
+	Run: checkBadPatterns,
+}
+
+func checkBadPatterns(t *check.T) {
+	for _, bad := range []string{"https://*", "app.example.com", "https://app*.example.com", "https://example.com/mcp"} {
+		expectRefusedStart(t, bad, "-addr", "127.0.0.1:0", "-allow-origin", "http://localhost:*,"+bad)
+	}
+}
+
+// allowCourse says what the course asks of the allowlist beyond the spec's
+// words, which leave "invalid" to the server.
+const allowCourse = "The spec leaves \"invalid\" to the server. The course's allowlist takes exact origins and patterns " +
+	"(https://*.example.com: hosts below example.com on a label boundary; http://localhost:*: any port; vscode-webview://*), " +
+	"and compares parsed origins (scheme, host, port), never strings."
+
+// originCase is one Origin and what the server must do with it.
+type originCase struct {
+	origin string
+	allow  bool
+	why    string
+}
+
+// expectOrigins sends initialize from each origin in turn.
+func expectOrigins(t *check.T, h *wire.HTTP, cases []originCase) {
+	for _, c := range cases {
+		resp := initializeFrom(h, c.origin)
+		if c.allow {
+			expectServed(t, resp, "initialize from Origin "+c.origin, c.why)
+		} else {
+			expectForeignRefused(t, resp, "initialize from Origin "+c.origin, c.why)
+		}
+	}
+}

@@ -1,0 +1,399 @@
+package lesson04
+
+import (
+	"fmt"
+	"net"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/gorilla/websocket"
+
+	"mcpcourse/grader/check"
+	"mcpcourse/grader/internal/probe"
+	"mcpcourse/grader/internal/proc"
+	"mcpcourse/grader/internal/spec"
+	"mcpcourse/grader/internal/wire"
+)
+
+// step5 holds the checks of step 5: the WebSocket.
+var step5 = check.Step{
+	Checks: []*check.Check{origin15, origin16, origin17, origin18, origin19, origin20, origin21, origin22, origin24},
+	Unchecked: []check.Claim{
+		{Claim: "/ws answers 503 when the server holds -max-sessions sockets", Where: "step 5 (the reference)", How: "not checked yet"},
+	},
+}
+
+var origin15 = &check.Check{
+	ID: "ORIGIN-15", Step: 5, Severity: check.Must, Budget: 5 * time.Second,
+	Needs:  check.Needs{Course: webSocket},
+	Title:  "/ws upgrades a client with no Origin or an allowed one, and carries one JSON-RPC message per text frame",
+	Spec:   customRule,
+	Course: "WebSocket is not a standard MCP transport. The course adds one at /ws, judged by the same allowlist: one message per text frame each way, and stage 01's rules (no answer to a notification).",
+	Hint: check.Hint{
+		Report:   "Upgrader.CheckOrigin: the allowlist's answer for r's Origin (and true when there is none). gorilla's default compares Origin with Host, which refuses every allowed origin on another host.",
+		Question: "With CheckOrigin left nil, what does gorilla compare the Origin with?",
+		Pointer:  "gorilla/websocket Upgrader.CheckOrigin: nil means the Origin's host must equal Host.",
+		Near:     "websocket.Upgrader{CheckOrigin: h.originAllowed, ...}: the same function the guard uses.",
+	},
+	Claims: []check.Claim{
+		{Claim: "/ws upgrades a client with no Origin or an allowed one, one JSON-RPC message per text frame each way", Where: "step 5", How: "also: no stray or empty frame"},
+	},
+	Checklist: []string{"C51"},
+	Run:       checkWebSocketServes,
+}
+
+func checkWebSocketServes(t *check.T) {
+	h := startOrigin(t)
+	for _, origin := range []string{"", "https://app.example.com", "http://localhost:5173"} {
+		ws := dialWS(t, h, originHeader(origin), "handshake"+from(origin))
+		probe.CheckInitializeResult(t, ws.Initialize(spec.Rev))
+		ws.Quiet(wire.Q, "an answer to notifications/initialized")
+		resp := ws.Call(`2`, "tools/call", wire.ToolCall("echo", map[string]any{"text": "over a socket"}, nil))
+		if text := toolTextOf(t, resp); text != "over a socket" {
+			t.Fail(check.Failure{What: "echo over the WebSocket answered " + check.Quote(text), Want: `"over a socket"`})
+		}
+		for _, f := range ws.Pending() {
+			t.Fail(check.Failure{What: "a frame that is not one JSON-RPC message, or that nobody asked for, arrived", Got: check.Quote(f.Text),
+				Want: "one JSON-RPC message per text frame"})
+		}
+	}
+}
+
+var origin16 = &check.Check{
+	ID: "ORIGIN-16", Step: 5, Severity: check.Must, Budget: 5 * time.Second,
+	Needs:  check.Needs{Course: webSocket},
+	Title:  "/ws refuses the handshake of a foreign Origin, null and look-alikes included, with 403",
+	Spec:   validateRule,
+	Course: "A browser opens a WebSocket to any address without a preflight, carrying the page's Origin: without the check, any web site can drive the server (cross-site WebSocket hijacking). gorilla answers a refused handshake with 403.",
+	Hint: check.Hint{
+		Report:   "Never `CheckOrigin: func(*http.Request) bool { return true }`. Mount /ws outside the /mcp guard, so that CheckOrigin is what refuses.",
+		Question: "Which web pages can open a WebSocket to your server, and what does a browser ask first?",
+		Pointer:  "Nothing: a WebSocket handshake has no preflight; only Upgrader.CheckOrigin stands between any page and the socket (cross-site WebSocket hijacking).",
+		Near:     "CheckOrigin: h.originAllowed, never func(*http.Request) bool { return true }; mount /ws outside the /mcp guard so that CheckOrigin is what refuses, with 403.",
+	},
+	Claims: []check.Claim{
+		{Claim: "/ws refuses a foreign Origin, null and look-alikes with 403 (CheckOrigin, not gorilla's default)", Where: "concept, step 5", How: "with a positive control"},
+	},
+	Checklist: []string{"C2"},
+	Run:       checkWebSocketRefuses,
+}
+
+func checkWebSocketRefuses(t *check.T) {
+	h := startOrigin(t)
+	for _, origin := range []string{"http://evil.example", "https://evil.example.com.attacker.net", "null", "https://example.com"} {
+		ws, resp := h.DialWS(originHeader(origin), "handshake from Origin "+origin)
+		if ws != nil || resp.Status != http.StatusForbidden {
+			t.Fail(check.Failure{What: fmt.Sprintf("the WebSocket handshake from Origin %s got HTTP %d: any web site could open this socket and drive the server", origin, resp.Status),
+				Got: resp.Summary(), Want: "HTTP 403, and no upgrade", Cause: noSocket(ws, resp.Status)})
+		}
+	}
+	dialWS(t, h, originHeader("https://app.example.com"), "handshake from Origin https://app.example.com (the positive control)")
+}
+
+var origin17 = &check.Check{
+	ID: "ORIGIN-17", Step: 5, Severity: check.Must, Budget: 5 * time.Second,
+	Needs:  check.Needs{Course: webSocket},
+	Title:  "/ws checks Host too: a rebound Host gets 403",
+	Spec:   rebindingRule,
+	Course: "A rebound page opens ws://evil.example:PORT/ws with its own, same-origin, Origin: only Host gives it away.",
+	Hint: check.Hint{
+		Report:   "Run the same Host check at the top of the /ws handler, before Upgrade.",
+		Question: "Does the Host check of /mcp run for /ws, which is mounted beside it?",
+		Pointer:  "The WebSocket handler is not wrapped by guard; hostAllowed is a plain function you can call anywhere.",
+		Near:     "At the top of WebSocket's handler: if !hostAllowed(r) { forbidden(w, ...); return }, before Upgrade.",
+	},
+	Claims: []check.Claim{
+		{Claim: "/ws checks Host too", Where: "step 5"},
+	},
+	Checklist: []string{"C4b"},
+	Run:       checkWebSocketHost,
+}
+
+func checkWebSocketHost(t *check.T) {
+	h := startOrigin(t)
+	_, port, _ := net.SplitHostPort(strings.TrimSuffix(strings.TrimPrefix(h.URL, "http://"), "/mcp"))
+	for _, bad := range []string{"evil.example:" + port, "localhost.evil.example:" + port} {
+		ws, resp := h.DialWS(originHeader("", "Host", bad), "handshake with Host "+bad)
+		if ws != nil || resp.Status != http.StatusForbidden {
+			t.Fail(check.Failure{What: fmt.Sprintf("the WebSocket handshake with Host %s got HTTP %d", bad, resp.Status), Got: resp.Summary(), Want: "HTTP 403, and no upgrade",
+				Cause: noSocket(ws, resp.Status)})
+		}
+	}
+	dialWS(t, h, originHeader("", "Host", "localhost:"+port), "handshake with Host localhost:"+port+" (the positive control)")
+}
+
+var origin18 = &check.Check{
+	ID: "ORIGIN-18", Step: 5, Severity: check.Must, Budget: 5 * time.Second,
+	Needs:  check.Needs{Course: webSocket},
+	Title:  "a frame holding JSON over several lines is one message, with one answer",
+	Spec:   customRule,
+	Course: "Stage 01's loop reads one message per line; a frame is one message, however many lines its JSON spans. The course requires the frame's JSON compacted onto one line.",
+	Hint: check.Hint{
+		Report:   "json.Compact the frame before it becomes a line of the loop's input: it drops the whitespace between tokens, newlines included.",
+		Question: "How many lines does stage 01's loop see in a frame whose JSON is pretty-printed?",
+		Pointer:  "encoding/json.Compact removes insignificant whitespace, newlines included.",
+		Near:     "asLine: var b bytes.Buffer; if json.Compact(&b, frame) == nil { return append(b.Bytes(), '\\n') }; else the invalid-JSON path.",
+	},
+	Claims: []check.Claim{
+		{Claim: "a frame holding JSON over several lines is one message", Where: "step 5"},
+	},
+	Checklist: []string{"C51"},
+	Run:       checkMultiLineFrame,
+}
+
+func checkMultiLineFrame(t *check.T) {
+	h := startOrigin(t)
+	ws := dialWS(t, h, nil, "handshake")
+	ws.Initialize(spec.Rev)
+	pretty := "{\n  \"jsonrpc\": \"2.0\",\n  \"id\": 7,\n  \"method\": \"tools/call\",\n  \"params\": {\"name\": \"echo\", \"arguments\": {\"text\": \"pretty\"}}\n}"
+	ws.Send(pretty)
+	resp := ws.AwaitResponse(`7`, "tools/call echo, sent as JSON over 6 lines")
+	if text := toolTextOf(t, resp); text != "pretty" {
+		t.Fail(check.Failure{What: "echo answered " + check.Quote(text), Want: `"pretty"`})
+	}
+	ws.Quiet(wire.Q, "a second answer to that one frame (each of its lines read as a message?)")
+}
+
+var origin19 = &check.Check{
+	ID: "ORIGIN-19", Step: 5, Severity: check.Must, Budget: 5 * time.Second,
+	Needs:  check.Needs{Course: webSocket},
+	Title:  "a frame that is not valid JSON gets -32700, even when a raw newline sits in a string, and the socket keeps serving",
+	Spec:   check.Spec{Rev: spec.Rev, Section: "basic/index › Messages (JSON-RPC 2.0 §5.1: -32700 Parse error)", Quote: "All messages between MCP clients and servers MUST follow the JSON-RPC 2.0 specification."},
+	Course: "A raw newline inside a JSON string is invalid. Replace it with a space and the frame becomes valid: the server would run a message the client never sent validly. Invalid must stay invalid.",
+	Hint: check.Hint{
+		Report:   "When json.Compact fails, turn the frame's raw line breaks into bytes no JSON text can hold (NUL), so that the loop answers -32700 for the whole frame.",
+		Question: "If you turn a raw newline into a space, can an invalid frame become valid?",
+		Pointer:  "RFC 8259 §7: control characters, U+000A among them, must be escaped inside strings; no JSON text contains a NUL byte.",
+		Near:     "When json.Compact fails, copy the frame with each '\\n' and '\\r' replaced by 0, then append '\\n': the loop answers -32700 for the whole frame.",
+	},
+	Claims: []check.Claim{
+		{Claim: "a frame that is not valid JSON gets -32700, even with a raw newline inside a string, and the socket keeps serving", Where: "step 5"},
+	},
+	Checklist: []string{"C51"},
+	Run:       checkInvalidFrames,
+}
+
+func checkInvalidFrames(t *check.T) {
+	h := startOrigin(t)
+	ws := dialWS(t, h, nil, "handshake")
+	ws.Initialize(spec.Rev)
+	for _, bad := range []string{
+		"{\"jsonrpc\":\"2.0\",\"id\":8,\"method\":\"tools/call\",\"params\":{\"name\":\"echo\",\"arguments\":{\"text\":\"a\nb\"}}}",
+		`{"jsonrpc":"2.0","id":9,"method":"ping"`,
+	} {
+		ws.Send(bad)
+		m := ws.Await(wire.T1, "error response -32700 to a frame that is not JSON", func(m *wire.Msg) bool { return m.IsResponse() || m.Error != nil })
+		probe.ExpectError(t, m, -32700, "a frame that is not valid JSON ("+check.Quote(bad)+")")
+	}
+	ws.Quiet(wire.Q, "another answer to the invalid frames")
+	ws.Call(`10`, "ping", nil)
+}
+
+var origin20 = &check.Check{
+	ID: "ORIGIN-20", Step: 5, Severity: check.Must, Budget: 6 * time.Second,
+	Needs:  check.Needs{Course: webSocket},
+	Title:  "the socket runs stage 01's loop: requests run concurrently, progress and log messages arrive as frames",
+	Spec:   customRule,
+	Course: "The WebSocket reuses stage 01's message loop through a seam (frames in, lines out), not a copy: a ping must not wait for a slow tool, and add_note's log message must reach the client, because stdio attaches its connection as the session's outlet.",
+	Hint: check.Hint{
+		Report:   "Call stdio.Serve(ctx, in, out, server) with an io.Reader that yields one line per frame and an io.Writer that sends one frame per line.",
+		Question: "Who runs requests concurrently and attaches the outlet in stage 01, and are you reusing it?",
+		Pointer:  "stdio.Serve(ctx, in io.Reader, out io.Writer, srv): one line in per message, one Write out per message, concurrency and Session.Attach included.",
+		Near:     "In serveSocket: stdio.Serve(ctx, in, &frameWriter{ws: ws}, h.server), with frameReader yielding asLine(frame) per text frame and frameWriter sending each line as one TextMessage.",
+	},
+	Claims: []check.Claim{
+		{Claim: "the socket runs stage 01's loop: concurrent requests, progress and the session's log messages as frames", Where: "step 5", How: "a countdown and a ping on one socket; add_note's log message"},
+	},
+	Checklist: []string{"C51"},
+	Run:       checkWebSocketLoop,
+}
+
+func checkWebSocketLoop(t *check.T) {
+	h := startOrigin(t)
+	ws := dialWS(t, h, nil, "handshake")
+	ws.Initialize(spec.Rev)
+	ws.Send(probe.CountdownCall(`20`, 3, 300, "ws-progress"))
+	ping := ws.Call(`21`, "ping", nil)
+	probe.MustResult(t, ping, "ping")
+	for _, f := range ws.Pending() {
+		if f.Msg != nil && f.Msg.IsResponseTo(`20`) {
+			t.Fail(check.Failure{What: "the countdown finished before the ping sent after it was answered: requests on the socket run one at a time",
+				Want: "ping answered at once, while the countdown runs"})
+		}
+	}
+	ws.Await(wire.T1, `progress notification for token "ws-progress"`, func(m *wire.Msg) bool {
+		token, _, ok := probe.ProgressOf(m)
+		return ok && token == `"ws-progress"`
+	})
+	ws.Await(wire.T2, "the countdown's response (id 20)", func(m *wire.Msg) bool { return m.IsResponseTo(`20`) })
+	ws.Call(`22`, "tools/call", wire.ToolCall("add_note", map[string]any{"text": "from a socket"}, nil))
+	ws.Await(wire.T1, `notifications/message from logger "notes" (add_note logs each note through the session's outlet)`, probe.IsLogFrom("notes"))
+}
+
+var origin21 = &check.Check{
+	ID: "ORIGIN-21", Step: 5, Severity: check.Must, Budget: 8 * time.Second,
+	Needs:  check.Needs{Course: webSocket, Flags: []string{"-debug"}},
+	Title:  "clients that drop their sockets mid-request leave no goroutine and no socket behind (counted via -debug's /debug/vars and /proc/PID/fd)",
+	Spec:   customRule,
+	Course: "When a socket breaks, nobody is left to read an answer: the course requires the connection's requests to be cancelled and everything freed within 2 s. Waiting for them, as stdio does at the end of stdin, holds each for as long as its tool runs.",
+	Hint: check.Hint{
+		Report:   "When reading a frame fails, cancel the context you passed to stdio.Serve before you report end of input.",
+		Question: "When the socket breaks, who is left to read the answers the loop is waiting to write?",
+		Pointer:  "stdio.Serve waits for requests in flight at the end of input, but returns at once when its context is cancelled.",
+		Near:     "In frameReader.Read, when ReadMessage fails: r.gone() (the cancel of serveSocket's context), then return 0, io.EOF.",
+	},
+	Claims: []check.Claim{
+		{Claim: "a client that drops its socket mid-request leaves no goroutine and no socket behind", Where: "step 5", How: "counted via -debug and /proc/PID/fd"},
+	},
+	Run: checkWebSocketLeaks,
+}
+
+func checkWebSocketLeaks(t *check.T) {
+	h := startOrigin(t, "-debug")
+	base := probe.TakeBaseline(t, h)
+	var sockets []*wire.WS
+	for i := 0; i < 8; i++ {
+		ws := dialWS(t, h, nil, fmt.Sprintf("socket %d", i+1))
+		ws.Initialize(spec.Rev)
+		ws.Send(wire.Request(`2`, "tools/call", wire.ToolCall("countdown", map[string]any{"from": 50, "interval_ms": 200}, nil)))
+		ws.Call(`3`, "ping", nil) // the countdown has started
+		sockets = append(sockets, ws)
+	}
+	for _, ws := range sockets {
+		ws.Drop()
+	}
+	t.Wire.Event("dropped 8 sockets, each with a 10 s countdown running; waiting up to 2 s for the server to free them")
+	base.ExpectFreed(t, h, "8 clients dropped their sockets", "each socket's requests cancelled, and its goroutines and connection freed, once its client is gone")
+}
+
+var origin22 = &check.Check{
+	ID: "ORIGIN-22", Step: 5, Severity: check.Must, Budget: 8 * time.Second,
+	Needs:  check.Needs{Course: webSocket, Signal: true},
+	Title:  "SIGTERM closes open WebSockets with 1001 (going away), and the server exits",
+	Spec:   check.Spec{Rev: spec.Rev, Section: "basic/lifecycle › Shutdown", Quote: "the server SHOULD initiate shutdown by closing the connection"},
+	Course: "http.Server.Shutdown does not track hijacked connections: the handler must close its sockets itself, with a close frame, when shutdown begins.",
+	Hint: check.Hint{
+		Report:   "Keep the open sockets in a set; CloseStreams (which serve.Run calls before Shutdown) cancels each connection, which then sends a close frame with websocket.CloseGoingAway.",
+		Question: "Does http.Server.Shutdown know about a connection the upgrader hijacked?",
+		Pointer:  "net/http: Shutdown does not close or wait for hijacked connections; the given serve.Run calls CloseStreams before it.",
+		Near:     "CloseStreams calls h.sockets.closeAll(), which cancels each connection; serveSocket then sends websocket.CloseGoingAway; Close waits for them (h.sockets.wait).",
+	},
+	Claims: []check.Claim{
+		{Claim: "SIGTERM closes open sockets with 1001, and the server exits 0", Where: "step 5"},
+	},
+	Run: checkWebSocketShutdown,
+}
+
+func checkWebSocketShutdown(t *check.T) {
+	if !proc.CanTerminate {
+		return // no SIGTERM on this system; the check has nothing to test
+	}
+	h := startOrigin(t)
+	ws := dialWS(t, h, nil, "handshake")
+	ws.Initialize(spec.Rev)
+	t.Wire.Event("sent SIGTERM")
+	sent := time.Now()
+	if err := h.Proc.Terminate(); err != nil {
+		t.Failf("could not send SIGTERM: %v", err)
+	}
+	why, ended := ws.AwaitEnd(1500 * time.Millisecond)
+	switch {
+	case !ended:
+		t.Fail(check.Failure{What: "the WebSocket was still open 1.5 s after SIGTERM", Want: "a close frame with code 1001 (going away), at once"})
+	case !isGoingAway(why):
+		t.Fail(check.Failure{What: "after SIGTERM the WebSocket ended without a close frame saying 1001 (going away)", Got: fmt.Sprint(why),
+			Want: "a close frame with code 1001, so the client knows to come back later"})
+	}
+	if !h.Proc.WaitExit(time.Until(sent.Add(3 * time.Second))) {
+		t.Fail(check.Failure{What: "the server was still running 3 s after SIGTERM", Want: "the server exits"})
+	}
+	if code := h.Proc.ExitCode(); code != 0 {
+		t.Fail(check.Failure{What: "after SIGTERM the server exited with " + h.Proc.Status(), Want: "exit status 0: a requested stop is not a failure"})
+	}
+}
+
+// isGoingAway reports whether a connection ended with close code 1001.
+func isGoingAway(err error) bool {
+	code, ok := wire.CloseCode(err)
+	return ok && code == 1001
+}
+
+var origin24 = &check.Check{
+	ID: "ORIGIN-24", Step: 5, Severity: check.Must, Budget: 5 * time.Second,
+	Needs: check.Needs{Course: webSocket},
+	Title: "a binary frame closes the socket with 1003 (unsupported data), unanswered",
+	Spec:  customRule,
+	Course: "A message travels as one text frame, as UTF-8 JSON. A binary frame is data the endpoint cannot accept, and RFC 6455 §7.4.1 names the " +
+		"close code for it: 1003. The course requires the socket closed with 1003 within 1 s, and the frame's content never run as a message.",
+	Hint: check.Hint{
+		Report:   "In frameReader.Read, check the kind ReadMessage returns: for anything but websocket.TextMessage, r.refuse(websocket.CloseUnsupportedData, ...) and return io.EOF.",
+		Question: "How does a WebSocket message say whether it is text, and what does the course's transport carry?",
+		Pointer:  "websocket.Conn.ReadMessage returns the frame's kind first; RFC 6455 §7.4.1 reserves close code 1003 for data an endpoint cannot accept.",
+		Near:     "if kind != websocket.TextMessage { r.refuse(websocket.CloseUnsupportedData, \"send each JSON-RPC message as one text frame\"); return 0, io.EOF }",
+	},
+	Claims: []check.Claim{
+		{Claim: "a binary frame closes the socket with 1003", Where: "step 5", How: "a ping in a binary frame: no answer, and close code 1003 within 1 s"},
+	},
+	Run: checkBinaryFrame,
+}
+
+func checkBinaryFrame(t *check.T) {
+	h := startOrigin(t)
+	ws := dialWS(t, h, nil, "handshake")
+	ws.Initialize(spec.Rev)
+	ws.SendFrame(websocket.BinaryMessage, `{"jsonrpc":"2.0","id":30,"method":"ping"}`)
+	why, ended := ws.AwaitEnd(wire.T1)
+	for _, f := range ws.Pending() {
+		if f.Msg != nil && f.Msg.IsResponseTo(`30`) {
+			t.Fail(check.Failure{What: "the server answered a ping sent in a binary frame", Got: f.Text,
+				Want: "no answer: a binary frame is not a message, and closes the socket with 1003"})
+		}
+	}
+	if code, ok := wire.CloseCode(why); !ended || !ok || code != websocket.CloseUnsupportedData {
+		got := "the socket was still open after 1 s"
+		if ended {
+			got = fmt.Sprint("the socket ended: ", why)
+		}
+		t.Fail(check.Failure{What: "a binary frame did not close the socket with 1003", Got: got,
+			Want: "a close frame with code 1003 (unsupported data), within 1 s"})
+	}
+}
+
+func originHeader(origin string, extra ...string) http.Header {
+	h := http.Header{}
+	if origin != "" {
+		h.Set("Origin", origin)
+	}
+	for i := 0; i+1 < len(extra); i += 2 {
+		h.Set(extra[i], extra[i+1])
+	}
+	return h
+}
+
+// dialWS opens /ws and fails the check unless the server upgrades: what
+// ORIGIN-15 tests (causeWebSocket).
+func dialWS(t *check.T, h *wire.HTTP, header http.Header, purpose string) *wire.WS {
+	ws, resp := h.DialWS(header, purpose)
+	if ws == nil {
+		t.Fail(check.Failure{What: fmt.Sprintf("the WebSocket handshake (%s) got HTTP %d", purpose, resp.Status), Got: resp.Summary(), Want: "HTTP 101 Switching Protocols",
+			Cause: causeWebSocket})
+	}
+	return ws
+}
+
+// noSocket names causeWebSocket when a handshake the server should have
+// refused with 403 was neither refused nor upgraded: no /ws at all.
+func noSocket(ws *wire.WS, status int) string {
+	if ws == nil && status != http.StatusForbidden {
+		return causeWebSocket
+	}
+	return ""
+}
+
+// toolTextOf returns the text of a tools/call result that arrived on a socket.
+func toolTextOf(t *check.T, resp *wire.Msg) string {
+	return probe.ToolText(t, resp, "echo")
+}
+
+const webSocket = "the WebSocket transport at /ws"
