@@ -64,6 +64,6 @@ func TestHintQuotesAreReadFromTheReference(t *testing.T) {
 	require.NoError(t, showHint(a.out, root, "HTTP-19", 3))
 	out := a.out.String()
 	assert.NotContains(t, out, "{{quote")
-	assert.Contains(t, out, "responses, reject := stdio.ServeBatch(h.requestContext(r), sess.Session, version, body, nil)")
+	assert.Contains(t, out, "responses, reject := stdio.ServeBatch(ctx, sess.Session, version, body, rp)")
 	assert.NotContains(t, out, "// @step", "the reference's step markers are not part of a quote")
 }

@@ -100,7 +100,7 @@ var http19 = &check.Check{
 		return
 	}
 
-In serveBatch:
+In serveBatch (the batch's reply, rp, is step 5's: until then its end returns nil, and the batch is answered as JSON):
 
 {{quote 1}}`,
 		Quotes: []check.Source{{File: "solutions/02-streamable-http/post.go", Func: "servePOST"}, {File: "solutions/02-streamable-http/post.go", Func: "serveBatch"}},
