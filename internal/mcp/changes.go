@@ -43,7 +43,8 @@ func (c Change) Notification(subscription *jsonrpc.ID) *jsonrpc.Message {
 		params["_meta"] = map[string]any{MetaSubscriptionID: *subscription}
 	}
 	if len(params) == 0 {
-		params = nil // notifications/tools/list_changed has no params
+		n, _ := jsonrpc.NewNotification(string(c.Kind), nil) // notifications/tools/list_changed has no params
+		return n
 	}
 	n, _ := jsonrpc.NewNotification(string(c.Kind), params) // strings and ids always marshal
 	return n
