@@ -153,8 +153,8 @@ func CheckVersion(version string) *jsonrpc.Error {
 		return nil
 	}
 	supported := names(StatelessVersions)
-	err := jsonrpc.NewError(CodeUnsupportedVersion, "unsupported protocol version %q: this server serves %s per request (and 2025 revisions through initialize)",
-		version, strings.Join(supported, ", "))
+	err := jsonrpc.NewError(CodeUnsupportedVersion, "unsupported protocol version %q: name %s in _meta (a client of a 2025 revision starts with initialize instead)",
+		version, strings.Join(supported, " or "))
 	err.Data, _ = json.Marshal(map[string]any{"supported": supported, "requested": version})
 	err.HTTPStatus = http.StatusBadRequest
 	return err

@@ -1,6 +1,7 @@
 package mcp
 
 import (
+	"context"
 	"encoding/base64"
 	"encoding/json"
 	"net/http"
@@ -239,4 +240,46 @@ func TestOnlyToolCallsAskForInput(t *testing.T) {
 		f := fields(t, stateless(t, s, 1, method, map[string]any{"_meta": envelope(elicits, nil)}, nil))
 		assert.JSONEq(t, `"complete"`, string(f["resultType"]), method)
 	}
+}
+
+func TestAPromptMayAskForInputAndAListMayNot(t *testing.T) {
+	s := New(Options{Info: Implementation{Name: "x", Version: "1"}})
+	s.HandleMethod("prompts/get", func(_ context.Context, req *Request) (any, *jsonrpc.Error) {
+		var st string
+		if answer, ok := req.InputResponse("who"); ok && req.State(&st) {
+			return map[string]any{"messages": []any{}, "description": st + string(answer)}, nil
+		}
+		return &InputRequired{Requests: map[string]InputRequest{"who": {Method: "roots/list"}}, State: "asked:"}, nil
+	})
+	s.HandleMethod("prompts/list", func(context.Context, *Request) (any, *jsonrpc.Error) {
+		return &InputRequired{Requests: map[string]InputRequest{"who": {Method: "roots/list"}}}, nil
+	})
+	roots := map[string]any{"roots": map[string]any{}}
+	params := map[string]any{"name": "p", "arguments": map[string]any{"a": "1"}, "_meta": envelope(roots, nil)}
+	f := fields(t, stateless(t, s, 1, "prompts/get", params, nil))
+	assert.JSONEq(t, `"input_required"`, string(f["resultType"]))
+	var state string
+	require.NoError(t, json.Unmarshal(f["requestState"], &state))
+
+	params["inputResponses"] = map[string]any{"who": map[string]any{"roots": []any{}}}
+	params["requestState"] = state
+	f = fields(t, stateless(t, s, 2, "prompts/get", params, nil))
+	assert.JSONEq(t, `"complete"`, string(f["resultType"]))
+	assert.JSONEq(t, `"asked:{\"roots\":[]}"`, string(f["description"]))
+
+	params["name"] = "another"
+	resp := stateless(t, s, 3, "prompts/get", params, nil)
+	require.NotNil(t, resp.Error, "a state answers its own prompt only")
+
+	resp = stateless(t, s, 4, "prompts/list", map[string]any{"_meta": envelope(roots, nil)}, nil)
+	require.NotNil(t, resp.Error)
+	assert.Equal(t, jsonrpc.CodeInternalError, resp.Error.Code, "never input_required on a list")
+
+	delete(params, "inputResponses")
+	delete(params, "requestState")
+	params["name"] = "p"
+	params["_meta"] = envelope(nil, nil)
+	resp = stateless(t, s, 5, "prompts/get", params, nil)
+	require.NotNil(t, resp.Error)
+	assert.JSONEq(t, `{"requiredCapabilities":{"roots":{}}}`, string(resp.Error.Data))
 }

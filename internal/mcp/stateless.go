@@ -105,12 +105,45 @@ func (s *Server) serveStateless(ctx context.Context, req *Request, method string
 		if h == nil {
 			return nil, notFound("method %q is not served here", method)
 		}
-		out, rpcErr = h(ctx, req)
+		out, rpcErr = s.callMethod(ctx, h, method, req)
 	}
 	if rpcErr != nil || ctx.Err() != nil {
 		return nil, rpcErr
 	}
 	return s.finish(method, out)
+}
+
+// asksForInput are the methods other than tools/call on which a server may
+// answer with an InputRequiredResult: "Servers MUST NOT send
+// InputRequiredResult responses on any other client requests" (mrtr,
+// "Supported Requests").
+var asksForInput = map[string]bool{"prompts/get": true, "resources/read": true}
+
+// callMethod runs a MethodHandler at 2026-07-28. For prompts/get and
+// resources/read the handler may return an *InputRequired as its result,
+// and finds a retry's answers with Request.InputResponse and Request.State,
+// as a tool does.
+func (s *Server) callMethod(ctx context.Context, h MethodHandler, method string, req *Request) (any, *jsonrpc.Error) {
+	var p struct {
+		Arguments      json.RawMessage `json:"arguments"`
+		InputResponses json.RawMessage `json:"inputResponses"`
+		RequestState   *string         `json:"requestState"`
+	}
+	name, _ := RequestName(&jsonrpc.Message{Method: method, Params: req.Params})
+	if asksForInput[method] {
+		json.Unmarshal(req.Params, &p)
+		if rpcErr := s.readRetry(req, method, name, p.Arguments, p.InputResponses, p.RequestState); rpcErr != nil {
+			return nil, rpcErr
+		}
+	}
+	out, rpcErr := h(ctx, req)
+	if in, ok := out.(*InputRequired); ok {
+		if !asksForInput[method] {
+			return nil, jsonrpc.NewError(jsonrpc.CodeInternalError, "%s may not ask the client for input", method)
+		}
+		return s.inputRequired(req, method, name, p.Arguments, in)
+	}
+	return out, rpcErr
 }
 
 // notFound is -32601 for a method that does not exist at 2026-07-28: HTTP 404.
