@@ -54,8 +54,8 @@
 // The two kinds never meet: a 2025 session cannot name a handle (its tools
 // take none, and must not change), and no 2026 client can name a session's
 // notebook (it has no handle). What the eras do share is the server: its
-// tools' code and limits, its notebook store, its request-state key, and its
-// change feed.
+// tools' code and limits, and its change feed; the notebook store, the
+// handles and the request-state key belong to 2026-07-28 alone.
 //
 // # Changes and listeners
 //
