@@ -3,8 +3,17 @@ package origin
 import "strings"
 
 // LoopbackOrigins is the allowlist when none is given: web pages served from
-// this machine, on any port. Local tools (an inspector in the browser, a dev
-// server) work out of the box; every web site on the internet is refused.
+// this machine, on any port. Local tools (the MCP Inspector, a dev server)
+// work out of the box, whatever port they picked; every web site on the
+// internet is refused, and cannot borrow these origins: a page is
+// http://localhost:5173 only if this machine served it.
+//
+// The price: it trusts every page that anything on this machine serves
+// over plain http on a loopback address, a dev server showing a project
+// you cloned or a notebook showing someone's HTML included. The Origin
+// check guards against web pages, not local programs (those can connect
+// without a browser), so that is the trust that remains. Where it is too
+// much, name the one client's origin: -allow-origin http://localhost:6274.
 var LoopbackOrigins = []string{"http://localhost:*", "http://127.0.0.1:*", "http://[::1]:*"}
 
 // Allowlist says which web origins may use the server. It holds patterns:

@@ -43,6 +43,13 @@ type Options struct {
 	// AllowOrigins lists the web origins that may use the server, as
 	// patterns (see Allowlist). Empty means LoopbackOrigins.
 	AllowOrigins []string
+
+	// AllowHosts lists the DNS names, beyond localhost, that a request's
+	// Host may carry: mcp.example.com, or *.example.com for the names below
+	// a domain. IP addresses are always allowed. A server that clients reach
+	// by a name of its own needs it; every other name gets 403, since DNS
+	// rebinding could have produced it.
+	AllowHosts []string
 }
 
 // Handler serves the MCP endpoint (ServeHTTP) and the WebSocket entry point
@@ -50,6 +57,7 @@ type Options struct {
 type Handler struct {
 	server   *mcp.Server
 	allow    *Allowlist
+	hosts    hostList // the names Host may carry beyond localhost and IP addresses
 	mcp      *resume.Handler
 	endpoint http.Handler // mcp behind the guard and CORS
 	upgrader websocket.Upgrader
@@ -57,13 +65,17 @@ type Handler struct {
 }
 
 // NewHandler returns a Handler that serves server. It fails if an allowed
-// origin is malformed.
+// origin or host is malformed.
 func NewHandler(server *mcp.Server, opts Options) (*Handler, error) {
 	allow, err := NewAllowlist(opts.AllowOrigins...)
 	if err != nil {
 		return nil, err
 	}
-	h := &Handler{server: server, allow: allow, mcp: resume.NewHandler(server, opts.Options)}
+	hosts, err := newHostList(opts.AllowHosts)
+	if err != nil {
+		return nil, err
+	}
+	h := &Handler{server: server, allow: allow, hosts: hosts, mcp: resume.NewHandler(server, opts.Options)}
 	h.sockets.max = opts.MaxSessions
 	if h.sockets.max <= 0 {
 		h.sockets.max = streamable.DefaultMaxSessions
@@ -78,7 +90,9 @@ func NewHandler(server *mcp.Server, opts Options) (*Handler, error) {
 	//     MCP's own: streamable.SessionIDHeader,
 	//     streamable.ProtocolVersionHeader, resume.LastEventIDHeader,
 	//   - ExposedHeaders is streamable.SessionIDHeader, so that a page
-	//     can read its session id.
+	//     can read its session id,
+	//   - MaxAge is 600: a browser may reuse the grant for ten minutes
+	//     rather than send a preflight before every request.
 	// rs/cors answers every preflight with 204, a refused origin's
 	// included: it must sit inside the guard, never around it.
 	h.endpoint = h.guard(h.mcp)
@@ -110,15 +124,24 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // guard refuses a request before anything else looks at it: before CORS,
 // before the session is looked up, on every method. A present Origin the
 // allowlist does not name gets 403; so does a Host that DNS rebinding could
-// have produced. A request with no Origin is served: CLI and desktop clients
-// send none, and a browser always sends one on the requests that matter
-// (cross-origin, and every POST).
+// have produced.
+//
+// A request with no Origin is served: CLI and desktop clients send none.
+// A browser sends one on every request a page could use against this
+// server: a cross-origin fetch, any POST or DELETE, a WebSocket handshake.
+// What a page can send without one (a navigation, an <img>, a no-cors
+// fetch) is a GET or HEAD that carries no header of the page's choosing:
+// without Mcp-Session-Id it reaches no session (stage 02 answers 400, or
+// 404 for a made-up id, or 405), and without a body it runs nothing. The
+// one Origin-less request that matters, a rebound page's same-origin GET,
+// is the Host check's.
 func (h *Handler) guard(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		// TODO(step 1): when h.originAllowed(r) is false, answer with
 		// forbidden(w, ...) and return, whatever the method.
 		//
-		// TODO(step 3): before that, the same for !hostAllowed(r).
+		// TODO(step 3): before that, forbiddenHost(w, r) when
+		// !h.hostAllowed(r).
 		next.ServeHTTP(w, r)
 	})
 }
@@ -136,6 +159,13 @@ func (h *Handler) originAllowed(r *http.Request) bool {
 // an invalid Origin.
 func forbidden(w http.ResponseWriter, format string, args ...any) {
 	httpjson.Error(w, http.StatusForbidden, codeServerError, "%s", fmt.Sprintf(format, args...))
+}
+
+// forbiddenHost answers 403 to a request whose Host hostAllowed refused,
+// saying how to allow the name if it is the server's own.
+func forbiddenHost(w http.ResponseWriter, r *http.Request) {
+	forbidden(w, "Host %q is neither localhost, an IP address nor a name this server allows: "+
+		"DNS rebinding could have produced it (if clients reach the server by that name, allow it with -allow-host)", r.Host)
 }
 
 // CloseStreams ends the GET streams and the WebSockets, and refuses new

@@ -48,7 +48,7 @@ const subprotocol = "mcp"
 func (h *Handler) WebSocket() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		// TODO(step 5), in this order:
-		//   - !hostAllowed(r): forbidden(w, ...), as the guard does;
+		//   - !h.hostAllowed(r): forbiddenHost(w, r), as the guard does;
 		//   - h.sockets.full(): 503 Service Unavailable;
 		//   - ws, err := h.upgrader.Upgrade(w, r, nil): on an error,
 		//     Upgrade has answered already (403 when CheckOrigin said

@@ -169,8 +169,8 @@ func (o *Outcome) Reports(verbose bool) string {
 			}
 			continue
 		case r.Status == check.Skip:
-			if verbose {
-				b.WriteString(r.Report + "\n")
+			if verbose || r.CannotRun {
+				b.WriteString(r.Report + "\n") // a check this machine could not run is always said
 			}
 			continue
 		case o.BlockedBy[id] != "":
@@ -268,6 +268,9 @@ func (o *Outcome) Summary() string {
 		switch r.Status {
 		case check.Skip:
 			mark, note = "-", "  (skipped: it does not apply)"
+			if r.CannotRun {
+				note = "  (skipped: this machine cannot run it; see its report above)"
+			}
 		case check.Warn:
 			mark = "!"
 		case check.Fail:
@@ -286,12 +289,39 @@ func (o *Outcome) Summary() string {
 		return b.String()
 	}
 	fmt.Fprintf(&b, "%d of %d checks pass.", o.Passed(), len(o.Results))
-	if next := o.Next(); next != nil {
+	notRun := o.CannotRun()
+	if len(notRun) > 0 {
+		fmt.Fprintf(&b, " %s could not run on this machine (see %s).", strings.Join(notRun, ", "), plural(len(notRun), "its report", "their reports"))
+	}
+	switch next := o.Next(); {
+	case next != nil:
 		fmt.Fprintf(&b, " Next: %s, step %d of %s. Run it alone: %s", next.ID, next.Step, l.Guide, RunCommand(l, next.ID))
-	} else if len(o.Results) == len(l.Checks()) {
+	case len(o.Results) == len(l.Checks()) && len(notRun) > 0:
+		fmt.Fprintf(&b, " Every other check of lesson %s passes: run %s where %s can run before you call the lesson done.",
+			l.Number, strings.Join(notRun, ", "), plural(len(notRun), "it", "they"))
+	case len(o.Results) == len(l.Checks()):
 		fmt.Fprintf(&b, " Lesson %s is done. Compare with the reference: solutions/%s", l.Number, l.Stage)
 	}
 	return b.String()
+}
+
+// CannotRun lists the checks that this machine could not run
+// (check.Result.CannotRun), in the lesson's order.
+func (o *Outcome) CannotRun() []string {
+	var ids []string
+	for _, r := range o.Results {
+		if r.Status == check.Skip && r.CannotRun {
+			ids = append(ids, r.Check.ID)
+		}
+	}
+	return ids
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }
 
 // Skipped counts the checks that did not apply.

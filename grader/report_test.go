@@ -73,3 +73,24 @@ func TestOutcomeReportsEachCauseOnce(t *testing.T) {
 	o = NewOutcome(l, check.Target{}, []check.Result{result("X-04", check.Pass, "")})
 	assert.Nil(t, o.Next())
 }
+
+// TestOutcomeSaysWhatCouldNotRun: a check this machine cannot run is
+// reported with its reason even without verbose, marked in the summary,
+// and the lesson is not called done.
+func TestOutcomeSaysWhatCouldNotRun(t *testing.T) {
+	l := &check.Lesson{Number: "99", Title: "t", Guide: "lessons/99.md", Stage: "99-x", Steps: []check.Step{{}}}
+	for _, id := range []string{"X-01", "X-02"} {
+		l.Steps[0].Checks = append(l.Steps[0].Checks, &check.Check{ID: id, Step: 1, Title: "title of " + id, Severity: check.Must})
+	}
+	o := NewOutcome(l, check.Target{Name: "me", Package: "./x"}, []check.Result{
+		{Check: l.Check("X-01"), Status: check.Pass},
+		{Check: l.Check("X-02"), Status: check.Skip, CannotRun: true, Skipped: "needs root", Report: check.SkipReport(l.Check("X-02"), "needs root")},
+	})
+	assert.Equal(t, []string{"X-02"}, o.CannotRun())
+	assert.Contains(t, o.Reports(false), "SKIP X-02 [MUST] title of X-02\n  why     needs root")
+	summary := o.Summary()
+	assert.Contains(t, summary, "- X-02      step 1  title of X-02  (skipped: this machine cannot run it; see its report above)")
+	assert.Contains(t, summary, "1 of 2 checks pass. X-02 could not run on this machine (see its report).")
+	assert.Contains(t, summary, "Every other check of lesson 99 passes: run X-02 where it can run before you call the lesson done.")
+	assert.NotContains(t, summary, "is done")
+}

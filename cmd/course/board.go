@@ -217,7 +217,13 @@ func renderChecks(w io.Writer, st style, r lessonResult) {
 		if c.Status == statusFail && c.BlockedBy != "" {
 			note = st.dim("  (blocked by " + c.BlockedBy + ")")
 		}
+		if c.CannotRun {
+			note = st.yellow("  (not run: this machine cannot run it)")
+		}
 		fmt.Fprintf(w, "  %s %-9s step %d  %s%s\n", statusMark(st, c.Status), c.ID, c.Step, c.Title, note)
+	}
+	for _, c := range r.cannotRun() {
+		fmt.Fprintf(w, "%s %s did not run: %s\n", st.yellow("Not run:"), c.ID, c.Skipped)
 	}
 }
 
@@ -227,6 +233,9 @@ func renderPassed(w io.Writer, r lessonResult) {
 	fmt.Fprintf(w, "Lesson %s is done. Compare your code with the reference, now that you pass: solutions/%s\n", r.Number, r.Stage)
 	fmt.Fprintf(w, "  (for instance: diff -ru solutions/%s %s)\n", r.Stage, r.Stage)
 	fmt.Fprintf(w, "  and drive your server with real MCP clients: %s clients %s\n", self, r.Number)
+	for _, c := range r.cannotRun() {
+		fmt.Fprintf(w, "  but %s did not run on this machine, so it is not proven: %s\n", c.ID, c.Skipped)
+	}
 }
 
 func renderDone(w io.Writer, st style, p progress) {
@@ -258,6 +267,9 @@ func lessonVerdict(st style, r lessonResult) string {
 	}
 	if t.warn > 0 {
 		verdict += "  " + st.yellow(fmt.Sprintf("%d warning(s)", t.warn))
+	}
+	if n := len(r.cannotRun()); n > 0 {
+		verdict += "  " + st.yellow(fmt.Sprintf("%d not run here", n))
 	}
 	return verdict + cachedNote(r)
 }

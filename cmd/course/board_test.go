@@ -134,6 +134,27 @@ func TestRenderBoardPointsAtTheReferenceAfterPassing(t *testing.T) {
 	assert.Contains(t, out.String(), "Next: lesson 02, step 1")
 }
 
+// TestRenderBoardSaysWhatCouldNotRun: a check this machine cannot run (a
+// network namespace without root) is a skip the board names, with the
+// reason, on the lesson's line, in its list and where it says the lesson
+// is done: never a silent pass.
+func TestRenderBoardSaysWhatCouldNotRun(t *testing.T) {
+	fake := &fakeRun{fail: map[string]bool{"02": true}, calls: map[string]int{}}
+	var p progress
+	for _, l := range grader.Lessons()[:2] {
+		p.lessons = append(p.lessons, fake.run(context.Background(), l, grader.Options{}))
+	}
+	c := &p.lessons[0].Checks[0]
+	c.Status, c.CannotRun, c.Skipped = statusSkip, true, "this machine cannot run it: it needs root"
+	p.current = 1
+	var out strings.Builder
+	renderBoard(&out, style{}, courseRoot(t), p, true)
+	assert.Regexp(t, `01 .*done  1 not run here`, out.String())
+	assert.Contains(t, out.String(), c.Title+"  (not run: this machine cannot run it)")
+	assert.Contains(t, out.String(), "Not run: "+c.ID+" did not run: this machine cannot run it: it needs root")
+	assert.Contains(t, out.String(), "but "+c.ID+" did not run on this machine, so it is not proven: this machine cannot run it: it needs root")
+}
+
 func TestFingerprintSeesContentNotTimes(t *testing.T) {
 	dir := t.TempDir()
 	writeFile(t, filepath.Join(dir, "s", "a.go"), "package s\n")

@@ -433,7 +433,8 @@ func (a *app) clientSummary(l *check.Lesson, runs []clientRun) error {
 	fmt.Fprintln(a.stdout, ".")
 	for _, r := range passed {
 		if r.test == "TestBrowser04" {
-			fmt.Fprintf(a.stdout, "The browser was served from an origin your server allows, and refused from one it does not.\n"+
+			fmt.Fprintf(a.stdout, "The browser was served from an origin your server allows, and refused from one it does not; "+
+				"a page it was told came from the internet never reached your server (Chromium's Local Network Access).\n"+
 				"To watch it yourself: go run ./cmd/browser-demo (%s says how).\n", l.DeepDives())
 		}
 	}

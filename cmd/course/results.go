@@ -22,7 +22,7 @@ const (
 	statusPass   = "PASS"
 	statusFail   = "FAIL"
 	statusWarn   = "WARN"
-	statusSkip   = "SKIP" // the check does not apply to an external server
+	statusSkip   = "SKIP" // the check does not apply to an external server, or this machine cannot run it (CannotRun)
 	statusNotRun = "NOT RUN"
 )
 
@@ -37,9 +37,12 @@ type checkResult struct {
 	Report   string  `json:"report,omitempty"` // the failure report; empty on a pass
 
 	// Rule says whose rule a failure breaks, "spec" or "course", and
-	// Skipped why a check did not apply: both only for external servers.
-	Rule    string `json:"rule,omitempty"`
-	Skipped string `json:"skipped,omitempty"`
+	// Skipped why a check did not apply: both only for external servers,
+	// but for a check this machine cannot run (CannotRun), which skips on
+	// the course's own servers too, saying why in Skipped.
+	Rule      string `json:"rule,omitempty"`
+	Skipped   string `json:"skipped,omitempty"`
+	CannotRun bool   `json:"cannot_run,omitempty"`
 
 	// BlockedBy names the failing check whose cause this failure shares
 	// (grader.Outcome): it is graded again once that one passes.
@@ -103,6 +106,17 @@ func (r lessonResult) tally() tally {
 		}
 	}
 	return t
+}
+
+// cannotRun lists the checks this machine could not run.
+func (r lessonResult) cannotRun() []checkResult {
+	var out []checkResult
+	for _, c := range r.Checks {
+		if c.Status == statusSkip && c.CannotRun {
+			out = append(out, c)
+		}
+	}
+	return out
 }
 
 // passed counts the checks that do not fail the lesson: a WARN is a
@@ -184,7 +198,7 @@ func gradeNow(ctx context.Context, l *check.Lesson, opts grader.Options) lessonR
 	for i, res := range results {
 		c := &r.Checks[i]
 		c.Status, c.Seconds, c.Report = string(res.Status), res.Duration.Seconds(), res.Report
-		c.Rule, c.Skipped = string(res.Rule), res.Skipped
+		c.Rule, c.Skipped, c.CannotRun = string(res.Rule), res.Skipped, res.CannotRun
 		c.BlockedBy = outcome.BlockedBy[c.ID]
 	}
 	if next := outcome.Next(); next != nil {

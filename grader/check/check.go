@@ -298,6 +298,13 @@ type Result struct {
 	// Skipped says why a skipped check did not apply, such as "needs
 	// -session-timeout, a flag of the course's own servers".
 	Skipped string
+	// CannotRun marks a skip that comes from this machine, not from the
+	// target: the check needs something the machine lacks, such as root to
+	// make a network namespace (T.CannotRun). Skipped says what, and how to
+	// run the check where it can. It is never a pass: the summary and the
+	// course command name the check and the reason, and the course's proof
+	// fails on it in CI.
+	CannotRun bool
 }
 
 // T is what a running check works with: its context, the target, and the
@@ -315,6 +322,7 @@ type T struct {
 	repro    func() string
 	suspects []string // causes suspected so far, in order (see Suspect)
 	skipped  string   // why the check does not apply (see Skip)
+	cannot   bool     // the skip is this machine's (see CannotRun)
 	counts   map[string]int
 	spec     int // open SpecRule sections
 }
@@ -403,11 +411,25 @@ func (t *T) Fail(f Failure) {
 
 // Skip ends the check as not applicable to the target, saying why. Only
 // checks of an external server skip: for a server the grader built, a
-// check that finds what it needs missing fails instead.
+// check that finds what it needs missing fails instead. (A check that this
+// machine cannot run calls CannotRun.)
 func (t *T) Skip(why string) {
 	t.mu.Lock()
 	if t.skipped == "" {
 		t.skipped = why
+	}
+	t.mu.Unlock()
+	runtime.Goexit()
+}
+
+// CannotRun ends the check unrun because this machine cannot run it, for
+// a server the grader built as for any other, saying why and how to run it
+// where it can: a check that needs a network namespace, which needs root.
+// It is reported as a skip (Result.CannotRun), never as a pass.
+func (t *T) CannotRun(why string) {
+	t.mu.Lock()
+	if t.skipped == "" {
+		t.skipped, t.cannot = why, true
 	}
 	t.mu.Unlock()
 	runtime.Goexit()
@@ -512,7 +534,7 @@ func Run(ctx context.Context, c *Check, target Target) Result {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if t.failure == nil && t.skipped != "" {
-		r.Status, r.Skipped, r.What, r.Report = Skip, t.skipped, t.skipped, SkipReport(c, t.skipped)
+		r.Status, r.Skipped, r.What, r.Report, r.CannotRun = Skip, t.skipped, t.skipped, SkipReport(c, t.skipped), t.cannot
 	}
 	if t.failure != nil {
 		r.Status = Fail

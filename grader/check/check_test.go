@@ -62,3 +62,19 @@ func TestWireKeepsHeadAndTail(t *testing.T) {
 	assert.Len(t, lines, wireHead+1+wireTail)
 	assert.Equal(t, "… 5 more lines …", lines[wireHead])
 }
+
+func TestCannotRunIsASkipThatSaysWhy(t *testing.T) {
+	c := &Check{ID: "X-03", Title: "t", Severity: Must, Budget: time.Second,
+		Run: func(t *T) {
+			t.CannotRun("needs root")
+			t.Failf("never reached")
+		}}
+	r := Run(context.Background(), c, Target{Name: "me", Binary: "server"})
+	assert.Equal(t, Skip, r.Status, "on a server the grader built too")
+	assert.True(t, r.CannotRun)
+	assert.Equal(t, "needs root", r.Skipped)
+	assert.Contains(t, r.Report, "SKIP X-03 [MUST] t\n  why     needs root")
+
+	c.Run = func(t *T) { t.Skip("does not apply") }
+	assert.False(t, Run(context.Background(), c, Target{}).CannotRun, "a plain skip is the target's, not the machine's")
+}

@@ -30,7 +30,7 @@ var origin01 = &check.Check{
 	},
 	Claims: []check.Claim{
 		{Claim: "a POST from an Origin the allowlist does not name gets 403 with a JSON-RPC error without an id", Where: "concept, step 1", How: "one header changed at a time: Origin http://evil.example, with a correct Host"},
-		{Claim: "CORS is not a security boundary: a page that cannot read the answer has still had its request served", Where: "concept", How: "the variant cors-is-the-only-guard, which looks safe from inside a browser, fails ten checks"},
+		{Claim: "CORS is not a security boundary: a page that cannot read the answer has still had its request served", Where: "concept", How: "the variant cors-is-the-only-guard, which looks safe from inside a browser, fails every check that sends a foreign Origin or a rebound Host"},
 	},
 	Checklist: []string{"C2"},
 	Split:     &check.Split{Rule: "a foreign Origin", Parts: "anything but 403 breaks the spec; a 403 without the JSON-RPC error body only the course", Also: []string{"ORIGIN-02", "ORIGIN-04", "ORIGIN-06", "ORIGIN-07", "ORIGIN-08", "ORIGIN-14"}},

@@ -100,8 +100,8 @@ var origin17 = &check.Check{
 	Hint: check.Hint{
 		Report:   "Run the same Host check at the top of the /ws handler, before Upgrade.",
 		Question: "Does the Host check of /mcp run for /ws, which is mounted beside it?",
-		Pointer:  "The WebSocket handler is not wrapped by guard; hostAllowed is a plain function you can call anywhere.",
-		Near:     "At the top of WebSocket's handler: if !hostAllowed(r) { forbidden(w, ...); return }, before Upgrade.",
+		Pointer:  "The WebSocket handler is not wrapped by guard; h.hostAllowed is a method you can call anywhere.",
+		Near:     "At the top of WebSocket's handler: if !h.hostAllowed(r) { forbiddenHost(w, r); return }, before Upgrade.",
 	},
 	Claims: []check.Claim{
 		{Claim: "/ws checks Host too", Where: "step 5"},

@@ -79,9 +79,11 @@ func TestEachStepTurnsItsChecksGreen(t *testing.T) {
 		st := st
 		t.Run("Lesson"+st.lesson.Number+"/step"+strconv.Itoa(st.step), func(t *testing.T) {
 			require.NoError(t, st.err, "building lesson %s as it stands after step %d", st.lesson.Number, st.step)
+			u := newUnrun(t)
+			defer u.end()
 			var wrong []string
 			var reports strings.Builder
-			for _, r := range st.results {
+			for _, r := range u.runnable(st.results) {
 				c := r.Check
 				wantGreen := c.GreenAfter(st.step)
 				if (r.Status == check.Pass) == wantGreen {

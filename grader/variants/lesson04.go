@@ -18,7 +18,7 @@ var lesson04 = []*Variant{
 	// Step 1: the guard.
 	{
 		Name: "cors-is-the-only-guard", Lesson: "04",
-		Kills:   []string{"ORIGIN-01", "ORIGIN-02", "ORIGIN-04", "ORIGIN-06", "ORIGIN-07", "ORIGIN-08", "ORIGIN-09", "ORIGIN-11", "ORIGIN-14", "ORIGIN-25"},
+		Kills:   []string{"ORIGIN-01", "ORIGIN-02", "ORIGIN-04", "ORIGIN-06", "ORIGIN-07", "ORIGIN-08", "ORIGIN-09", "ORIGIN-11", "ORIGIN-14", "ORIGIN-25", "ORIGIN-26", "ORIGIN-27"},
 		Mistake: "relies on CORS alone: a foreign page cannot read the answers, but its requests are served, and with them every side effect",
 		Edits: []Edit{{File: originHandler,
 			Old: "\th.endpoint = h.guard(grant.Handler(h.mcp))",
@@ -33,7 +33,7 @@ var lesson04 = []*Variant{
 	},
 	{
 		Name: "origin-required", Lesson: "04",
-		Kills:   []string{"ORIGIN-02", "ORIGIN-03", "ORIGIN-11", "ORIGIN-23"},
+		Kills:   []string{"ORIGIN-02", "ORIGIN-03", "ORIGIN-11", "ORIGIN-23", "ORIGIN-26", "ORIGIN-27"},
 		Mistake: "refuses requests that carry no Origin, which locks out every CLI and desktop client (typescript-sdk #1205)",
 		Edits: []Edit{{File: originHandler,
 			Old: guardOrigin,
@@ -135,11 +135,54 @@ var lesson04 = []*Variant{
 
 	// Step 3: the Host header.
 	{
-		Name: "no-host-check", Lesson: "04", Kills: []string{"ORIGIN-11", "ORIGIN-17"},
+		Name: "no-host-check", Lesson: "04", Kills: []string{"ORIGIN-11", "ORIGIN-17", "ORIGIN-26", "ORIGIN-27"},
 		Mistake: "checks Origin but not Host, so a page whose DNS name was rebound to 127.0.0.1 can GET the server's streams, which carry no Origin",
 		Edits: []Edit{{File: originHost,
-			Old: "\treturn !arrivedOnLoopback(r) || isLoopbackHost(r.Host)",
-			New: "\treturn true"}},
+			Old: "\thost := hostName(r.Host)\n\treturn isLocalHost(host) || h.hosts.allows(host)\n",
+			New: "\treturn true\n"}},
+	},
+	{
+		Name: "host-checked-on-loopback-only", Lesson: "04", Kills: []string{"ORIGIN-27"},
+		Mistake: "checks Host only on requests that arrived on a loopback address, as the official Go SDK does, so a server listening on every interface serves a page rebound to its network address",
+		Edits: []Edit{
+			{File: originHost,
+				Old: "\treturn isLocalHost(host) || h.hosts.allows(host)\n",
+				New: "\treturn !arrivedOnLoopback(r) || isLocalHost(host) || h.hosts.allows(host)\n"},
+			{File: originHost,
+				Old: "// hostName returns the name a Host header holds",
+				New: `// arrivedOnLoopback reports whether r came in on a loopback address.
+func arrivedOnLoopback(r *http.Request) bool {
+	addr, _ := r.Context().Value(http.LocalAddrContextKey).(net.Addr)
+	if addr == nil {
+		return false
+	}
+	ap, err := netip.ParseAddrPort(addr.String())
+	return err == nil && ap.Addr().Unmap().IsLoopback()
+}
+
+// hostName returns the name a Host header holds`},
+		},
+	},
+	{
+		Name: "allow-host-ignored", Lesson: "04", Kills: []string{"ORIGIN-26", "ORIGIN-27"},
+		Mistake: "parses -allow-host but never asks it, so a server that clients reach by its own name refuses them all",
+		Edits: []Edit{{File: originHost,
+			Old: "\treturn isLocalHost(host) || h.hosts.allows(host)\n",
+			New: "\treturn isLocalHost(host)\n"}},
+	},
+	{
+		Name: "allow-host-suffix-matching", Lesson: "04", Kills: []string{"ORIGIN-26"},
+		Mistake: "matches an -allow-host wildcard with strings.HasSuffix(host, domain), without the dot, so xdev.example.com and the bare dev.example.com get in for *.dev.example.com",
+		Edits: []Edit{{File: originHost,
+			Old: "\t\treturn strings.HasSuffix(host, \".\"+p.host)\n",
+			New: "\t\treturn strings.HasSuffix(host, p.host)\n"}},
+	},
+	{
+		Name: "allow-host-too-wide", Lesson: "04", Kills: []string{"ORIGIN-26"},
+		Mistake: "takes any -allow-host wildcard, *.com included, which lets every rebound name under .com in",
+		Edits: []Edit{{File: originHost,
+			Old: "\tcase subs && !strings.Contains(host, \".\"):\n",
+			New: "\tcase false:\n"}},
 	},
 	{
 		Name: "host-prefix-check", Lesson: "04", Kills: []string{"ORIGIN-11", "ORIGIN-17"},
@@ -175,8 +218,8 @@ var lesson04 = []*Variant{
 		Name: "preflight-bypasses-403", Lesson: "04", Kills: []string{"ORIGIN-14"},
 		Mistake: "lets every OPTIONS request through to rs/cors, which answers a foreign origin's preflight with 204",
 		Edits: []Edit{{File: originHandler,
-			Old: "\t\tcase !hostAllowed(r):",
-			New: "\t\tcase r.Method == http.MethodOptions:\n\t\t\tnext.ServeHTTP(w, r) // preflights are CORS's business\n\t\tcase !hostAllowed(r):"}},
+			Old: "\t\tcase !h.hostAllowed(r):",
+			New: "\t\tcase r.Method == http.MethodOptions:\n\t\t\tnext.ServeHTTP(w, r) // preflights are CORS's business\n\t\tcase !h.hostAllowed(r):"}},
 	},
 	{
 		Name: "cors-outside-the-guard", Lesson: "04", Kills: []string{"ORIGIN-14"},
@@ -205,8 +248,8 @@ var lesson04 = []*Variant{
 		Name: "ws-no-host-check", Lesson: "04", Kills: []string{"ORIGIN-17"},
 		Mistake: "checks Host on /mcp but not on /ws",
 		Edits: []Edit{{File: originSocket,
-			Old: "\t\tif !hostAllowed(r) {\n\t\t\tforbidden(w, ",
-			New: "\t\tif false {\n\t\t\tforbidden(w, "}},
+			Old: "\t\tif !h.hostAllowed(r) {\n\t\t\tforbiddenHost(w, r)",
+			New: "\t\tif false {\n\t\t\tforbiddenHost(w, r)"}},
 	},
 	{
 		Name: "frames-not-compacted", Lesson: "04", Kills: []string{"ORIGIN-18", "ORIGIN-19"},

@@ -62,26 +62,34 @@ func textTool(run func(ctx context.Context, req *Request, args json.RawMessage) 
 	}
 }
 
+// echoTool is the echo tool, the same in both eras.
+func echoTool() *Tool {
+	return &Tool{
+		Name:        "echo",
+		Title:       "Echo",
+		Description: "Returns its text argument unchanged.",
+		InputSchema: json.RawMessage(`{"type":"object","properties":{"text":{"type":"string","description":"The text to send back."}},"required":["text"]}`),
+		Run: textTool(func(_ context.Context, _ *Request, args json.RawMessage) (string, error) {
+			var a struct {
+				Text *string `json:"text"`
+			}
+			if err := decodeArgs(args, &a); err != nil {
+				return "", err
+			}
+			if a.Text == nil {
+				return "", fmt.Errorf(`missing required argument "text"`)
+			}
+			return *a.Text, nil
+		}),
+	}
+}
+
+// notesTools are the notes server's tools in a session (the 2025 era): the
+// notes and the history are the session's own. statelessNotesTools are the
+// 2026-07-28 ones.
 func notesTools() []*Tool {
 	return []*Tool{
-		{
-			Name:        "echo",
-			Title:       "Echo",
-			Description: "Returns its text argument unchanged.",
-			InputSchema: json.RawMessage(`{"type":"object","properties":{"text":{"type":"string","description":"The text to send back."}},"required":["text"]}`),
-			Run: textTool(func(_ context.Context, _ *Request, args json.RawMessage) (string, error) {
-				var a struct {
-					Text *string `json:"text"`
-				}
-				if err := decodeArgs(args, &a); err != nil {
-					return "", err
-				}
-				if a.Text == nil {
-					return "", fmt.Errorf(`missing required argument "text"`)
-				}
-				return *a.Text, nil
-			}),
-		},
+		echoTool(),
 		{
 			Name:  "add_note",
 			Title: "Add a note",
@@ -123,7 +131,7 @@ func notesTools() []*Tool {
 			Description: "Asks the user to confirm (elicitation/create, a request to the client sent as part of this call, before its result), " +
 				"then deletes this session's notes if they accepted. The client must have declared the elicitation capability.",
 			InputSchema: json.RawMessage(`{"type":"object","properties":{}}`),
-			Run:         textTool(clearNotes),
+			Run:         textTool(confirmAndClear),
 		},
 		{
 			Name:  "countdown",
@@ -149,15 +157,17 @@ func notesTools() []*Tool {
 	}
 }
 
-// MaxConfirmWait bounds how long clear_notes waits for the user's answer.
+// MaxConfirmWait bounds how long clear_notes waits for the user's answer
+// in a session of the 2025 era.
 const MaxConfirmWait = time.Minute
 
-// clearNotes is the clear_notes tool. Its question to the user is a request
-// of the server's own, which travels with the call (on HTTP, on the call's
-// own stream) while the call waits; the client's answer comes back as a
-// message of its own (on HTTP, in a POST) and reaches the waiting call
-// through Session.Handle.
-func clearNotes(ctx context.Context, req *Request, _ json.RawMessage) (string, error) {
+// confirmAndClear is the clear_notes tool of the 2025 era. Its question to
+// the user is a request of the server's own, which travels with the call
+// (on HTTP, on the call's own stream) while the call waits; the client's
+// answer comes back as a message of its own (on HTTP, in a POST) and
+// reaches the waiting call through Session.Handle. (At 2026-07-28 the same
+// tool asks with a multi round-trip request instead: clearNotes.)
+func confirmAndClear(ctx context.Context, req *Request, _ json.RawMessage) (string, error) {
 	if !req.Session.clientCan("elicitation") {
 		return "", errors.New("clear_notes asks the user to confirm, and this client did not declare the elicitation capability in initialize")
 	}
@@ -165,7 +175,7 @@ func clearNotes(ctx context.Context, req *Request, _ json.RawMessage) (string, e
 	ctx, cancel := context.WithTimeout(ctx, MaxConfirmWait)
 	defer cancel()
 	raw, err := req.Call(ctx, "elicitation/create", map[string]any{
-		"message":         fmt.Sprintf("Delete the %d notes of this session?", n),
+		"message":         fmt.Sprintf("Delete %s, all of this session's?", notes(n)),
 		"requestedSchema": json.RawMessage(`{"type":"object","properties":{"confirm":{"type":"boolean","title":"Delete them"}},"required":["confirm"]}`),
 	})
 	if err != nil {
@@ -181,17 +191,9 @@ func clearNotes(ctx context.Context, req *Request, _ json.RawMessage) (string, e
 		return "", fmt.Errorf("reading the user's answer: %v", err)
 	}
 	if answer.Action != "accept" || !answer.Content.Confirm {
-		return fmt.Sprintf("Kept %s: the user did not confirm (%s).", countNotes(n), answer.Action), nil
+		return fmt.Sprintf("Kept %s: the user did not confirm (%s).", notes(n), answer.Action), nil
 	}
-	return fmt.Sprintf("Deleted %s.", countNotes(req.Session.clearNotes())), nil
-}
-
-// countNotes says how many notes: "1 note", "2 notes".
-func countNotes(n int) string {
-	if n == 1 {
-		return "1 note"
-	}
-	return fmt.Sprintf("%d notes", n)
+	return fmt.Sprintf("Deleted %s.", notes(req.Session.notebook.clear())), nil
 }
 
 // countdown is the countdown tool: Countdown, with a notifications/progress
@@ -303,24 +305,13 @@ func (s *Session) callTool(ctx context.Context, req *Request) (any, *jsonrpc.Err
 	return result, nil
 }
 
-// remember adds a finished tool call to the session's history.
+// remember adds a finished tool call to the session's history. Every call
+// of a session is made with the session's notebook.
 func (s *Session) remember(tool string, id jsonrpc.ID, outcome string) {
-	if tool == "history" {
-		return // asking what happened is not itself news
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.history = append(s.history, fmt.Sprintf("%s (id %s): %s", tool, id, outcome))
-	if len(s.history) > MaxHistory {
-		s.history = s.history[1:]
-	}
+	s.notebook.remember(tool, id, outcome)
 }
 
-func (s *Session) listHistory() []string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return append([]string(nil), s.history...)
-}
+func (s *Session) listHistory() []string { return s.notebook.calls() }
 
 // numbered lists items as "1. …" lines, or says empty when there are none.
 func numbered(items []string, empty string) string {
@@ -334,34 +325,8 @@ func numbered(items []string, empty string) string {
 	return strings.TrimSuffix(b.String(), "\n")
 }
 
-// addNote stores a note and returns how many the session now holds.
-func (s *Session) addNote(text string) (int, error) {
-	if text == "" {
-		return 0, fmt.Errorf(`argument "text" must not be empty`)
-	}
-	if len(text) > MaxNoteBytes {
-		return 0, fmt.Errorf("a note holds at most %d bytes; this one has %d", MaxNoteBytes, len(text))
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if len(s.notes) >= MaxNotes {
-		return 0, fmt.Errorf("this session already holds %d notes, the most it may", MaxNotes)
-	}
-	s.notes = append(s.notes, text)
-	return len(s.notes), nil
-}
+// addNote stores a note in the session's notebook and returns how many it
+// now holds.
+func (s *Session) addNote(text string) (int, error) { return s.notebook.add(text) }
 
-func (s *Session) listNotes() []string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return append([]string(nil), s.notes...)
-}
-
-// clearNotes deletes the session's notes and returns how many there were.
-func (s *Session) clearNotes() int {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	n := len(s.notes)
-	s.notes = nil
-	return n
-}
+func (s *Session) listNotes() []string { return s.notebook.list() }

@@ -6,26 +6,29 @@ import (
 	"strings"
 )
 
-// RegisterFlags defines the command-line flags that set o: stage 03's, and
-// -allow-origin, which takes comma-separated patterns and may be given more
-// than once.
+// RegisterFlags defines the command-line flags that set o: stage 03's,
+// -allow-origin and -allow-host, which take comma-separated patterns and
+// may be given more than once.
 func (o *Options) RegisterFlags(fs *flag.FlagSet) {
 	o.Options.RegisterFlags(fs)
-	fs.Var((*originList)(&o.AllowOrigins), "allow-origin",
+	fs.Var((*patternList)(&o.AllowOrigins), "allow-origin",
 		"web origins that may use the server, comma-separated, such as 'https://*.example.com,http://localhost:*' (may repeat; default: "+
 			strings.Join(LoopbackOrigins, ",")+")")
+	fs.Var((*patternList)(&o.AllowHosts), "allow-host",
+		"DNS names that requests may carry in Host, beyond localhost and IP addresses, comma-separated, such as 'mcp.example.com,*.internal.example.com' "+
+			"(may repeat; a server that clients reach by a name of its own needs it)")
 }
 
-// originList is the value of -allow-origin.
-type originList []string
+// patternList is the value of -allow-origin and of -allow-host.
+type patternList []string
 
-func (l *originList) String() string { return strings.Join(*l, ",") }
+func (l *patternList) String() string { return strings.Join(*l, ",") }
 
-func (l *originList) Set(value string) error {
+func (l *patternList) Set(value string) error {
 	for _, s := range strings.Split(value, ",") {
 		s = strings.TrimSpace(s)
 		if s == "" {
-			return errors.New("an empty origin: separate origins with single commas")
+			return errors.New("an empty pattern: separate patterns with single commas")
 		}
 		*l = append(*l, s)
 	}

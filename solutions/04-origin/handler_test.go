@@ -1,12 +1,15 @@
 package origin
 
 import (
+	"context"
 	"encoding/json"
 	"flag"
 	"io"
 	"log"
+	"net"
 	"net/http"
 	"net/http/httptest"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -24,7 +27,12 @@ const initialize = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"pro
 // cmd/server mounts it, and returns its base URL.
 func start(t *testing.T, allow ...string) string {
 	t.Helper()
-	opts := Options{AllowOrigins: allow}
+	return startWith(t, Options{AllowOrigins: allow})
+}
+
+// startWith is start with all of a Handler's options.
+func startWith(t *testing.T, opts Options) string {
+	t.Helper()
 	opts.Logger = log.New(io.Discard, "", 0)
 	h, err := NewHandler(mcp.NewServer(), opts)
 	require.NoError(t, err)
@@ -79,14 +87,98 @@ func TestGuard(t *testing.T) {
 		{map[string]string{"Origin": "null"}, http.StatusForbidden},
 		{map[string]string{"Origin": ""}, http.StatusForbidden},
 		{map[string]string{"Host": "localhost"}, http.StatusOK},
+		{map[string]string{"Host": "LocalHost:9"}, http.StatusOK},
 		{map[string]string{"Host": "[::1]:9"}, http.StatusOK},
+		{map[string]string{"Host": "[::1]"}, http.StatusOK},
+		{map[string]string{"Host": "192.0.2.7:8080"}, http.StatusOK}, // an address cannot be rebound, whichever it is
 		{map[string]string{"Host": "evil.example"}, http.StatusForbidden},
+		{map[string]string{"Host": "127.0.0.1.nip.io:9"}, http.StatusForbidden},
 		{map[string]string{"Host": "localhost.evil.example:80", "Origin": "https://app.example.com"}, http.StatusForbidden},
 	} {
 		resp, body := post(t, base, c.header)
 		assert.Equal(t, c.status, resp.StatusCode, "%v: %s", c.header, body)
 		if c.status == http.StatusForbidden {
 			assert.Contains(t, body, `"code":-32000`, "a 403 carries a JSON-RPC error")
+		}
+	}
+}
+
+func TestAllowHost(t *testing.T) {
+	base := startWith(t, Options{AllowHosts: []string{"mcp.test", "*.dev.example.com"}})
+	for host, status := range map[string]int{
+		"mcp.test:8080":          http.StatusOK,
+		"MCP.Test":               http.StatusOK,
+		"a.dev.example.com":      http.StatusOK,
+		"a.b.dev.example.com:80": http.StatusOK,
+		"localhost:1":            http.StatusOK, // still
+		"dev.example.com":        http.StatusForbidden,
+		"xdev.example.com":       http.StatusForbidden,
+		"mcp.test.evil.example":  http.StatusForbidden,
+		"mcp.tes":                http.StatusForbidden,
+		"mcp.test.":              http.StatusForbidden,
+	} {
+		resp, body := post(t, base, map[string]string{"Host": host})
+		assert.Equal(t, status, resp.StatusCode, "Host %s: %s", host, body)
+	}
+}
+
+func TestIsLocalHost(t *testing.T) {
+	for host, want := range map[string]bool{
+		"localhost": true, "LOCALHOST": true, "127.0.0.1": true, "::1": true, "10.213.0.1": true, "fd13::1": true,
+		"localhost.evil.example": false, "127.1": false, "fe80::1%eth0": false, "": false, "app.localhost": false,
+	} {
+		assert.Equal(t, want, isLocalHost(host), host)
+	}
+	assert.Equal(t, "::1", hostName("[::1]:8080"))
+	assert.Equal(t, "::1", hostName("[::1]"))
+	assert.Equal(t, "mcp.test", hostName("MCP.test:80"))
+}
+
+func TestHostPatterns(t *testing.T) {
+	for _, ok := range []string{"mcp.test", "MCP.Example.com", "*.example.com", "xn--bcher-kva.example", "10.0.0.1"} {
+		_, err := parseHostPattern(ok)
+		assert.NoError(t, err, ok)
+	}
+	for _, bad := range []string{"", "*", "*.com", "*.localhost", "mcp.test:8080", "https://mcp.test", "mcp.*.test", "mcp.test/mcp", "mcp.test.", "bücher.example"} {
+		_, err := parseHostPattern(bad)
+		if assert.Error(t, err, bad) {
+			assert.Contains(t, err.Error(), strconv.Quote(bad), "the error quotes the pattern")
+		}
+	}
+	_, err := NewHandler(mcp.NewServer(), Options{AllowHosts: []string{"mcp.test", "*"}})
+	assert.ErrorContains(t, err, `allowed host "*"`, "a bad pattern stops the server")
+}
+
+// TestHostRuleHoldsBeyondLoopback: the Host rule does not depend on the
+// address a request arrived on. A server that listens on every interface
+// must refuse a rebound name on its network address too, where a check of
+// loopback connections alone (the official Go SDK's) lets it through. The
+// grader's ORIGIN-27 proves it on a real listener at a network address,
+// in a network namespace; here the request only says it arrived there.
+func TestHostRuleHoldsBeyondLoopback(t *testing.T) {
+	opts := Options{AllowOrigins: []string{"https://app.example.com"}, AllowHosts: []string{"mcp.test"}}
+	opts.Logger = log.New(io.Discard, "", 0)
+	h, err := NewHandler(mcp.NewServer(), opts)
+	require.NoError(t, err)
+	defer h.Close()
+	lan := &net.TCPAddr{IP: net.ParseIP("10.213.0.1"), Port: 8080}
+	for host, status := range map[string]int{
+		"evil.example:8080": http.StatusForbidden,
+		"10.213.0.1:8080":   http.StatusOK,
+		"mcp.test:8080":     http.StatusOK,
+	} {
+		for _, method := range []string{http.MethodPost, http.MethodGet} {
+			req := httptest.NewRequest(method, "http://"+host+"/mcp", strings.NewReader(initialize))
+			req = req.WithContext(context.WithValue(req.Context(), http.LocalAddrContextKey, lan))
+			req.Header.Set("Content-Type", "application/json")
+			req.Header.Set("Accept", "application/json, text/event-stream")
+			rec := httptest.NewRecorder()
+			h.ServeHTTP(rec, req)
+			want := status
+			if method == http.MethodGet && status == http.StatusOK {
+				want = http.StatusBadRequest // served: stage 02 wants a session id
+			}
+			assert.Equal(t, want, rec.Code, "%s with Host %s on %s: %s", method, host, lan, rec.Body)
 		}
 	}
 }
@@ -262,6 +354,10 @@ func TestRegisterFlags(t *testing.T) {
 	assert.Equal(t, []string{"https://*.example.com", "http://localhost:*", "vscode-webview://*"}, opts.AllowOrigins)
 	assert.Equal(t, 2*time.Second, opts.KeepAlive, "stage 03's flags come along")
 	assert.Error(t, flagSet(&Options{}).Parse([]string{"-allow-origin", "https://a.example,,https://b.example"}))
+
+	opts = Options{}
+	require.NoError(t, flagSet(&opts).Parse([]string{"-allow-host", "mcp.test, *.example.com", "-allow-host", "b.test"}))
+	assert.Equal(t, []string{"mcp.test", "*.example.com", "b.test"}, opts.AllowHosts)
 }
 
 func flagSet(o *Options) *flag.FlagSet {

@@ -48,8 +48,8 @@ const subprotocol = "mcp"
 func (h *Handler) WebSocket() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		// @step 5: the Host check, room for one more, the handshake
-		if !hostAllowed(r) {
-			forbidden(w, "Host %q is not a name of this machine: a request on a loopback address must say localhost, 127.0.0.1 or [::1] (a defence against DNS rebinding)", r.Host)
+		if !h.hostAllowed(r) {
+			forbiddenHost(w, r)
 			return
 		}
 		if h.sockets.full() {
@@ -64,7 +64,7 @@ func (h *Handler) WebSocket() http.Handler {
 		h.serveSocket(ws)
 		// @starter
 		// | // TODO(step 5), in this order:
-		// | //   - !hostAllowed(r): forbidden(w, ...), as the guard does;
+		// | //   - !h.hostAllowed(r): forbiddenHost(w, r), as the guard does;
 		// | //   - h.sockets.full(): 503 Service Unavailable;
 		// | //   - ws, err := h.upgrader.Upgrade(w, r, nil): on an error,
 		// | //     Upgrade has answered already (403 when CheckOrigin said

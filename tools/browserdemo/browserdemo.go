@@ -160,13 +160,14 @@ var runs struct {
 // Visit loads the page from pageBase (such as http://localhost:8081,
 // served by pages) in a fresh headless Chromium, against the MCP server
 // at server (such as http://127.0.0.1:8080), and returns what it found.
-func Visit(ctx context.Context, bin, pageBase, server string) (Result, error) {
+// Flags are more switches for the browser (see chromium.DumpDOM).
+func Visit(ctx context.Context, bin, pageBase, server string, flags ...string) (Result, error) {
 	runs.Lock()
 	runs.n++
 	run := strconv.Itoa(runs.n)
 	runs.Unlock()
 	u := pageBase + "/?" + url.Values{"run": {run}, "server": {server}}.Encode()
-	dom, err := chromium.DumpDOM(ctx, bin, u)
+	dom, err := chromium.DumpDOM(ctx, bin, u, flags...)
 	if err != nil {
 		return Result{}, err
 	}

@@ -53,6 +53,9 @@ func TestEveryTextHasItsGeneratedParts(t *testing.T) {
 		}
 		want("lessons/README.md", "count", l.Number, "", "", "")
 	}
+	for _, path := range []string{"README.md", "lessons/README.md", "lessons/INSTRUCTOR.md"} {
+		want(path, "wordlimit", "", "", "", "")
+	}
 	want("grader/CLAIMS.md", "splits", "", "", "", "")
 	for _, need := range []string{"stateless", "any-mode", "flags", "restart", "signal", "allowlist", "course"} {
 		want("grader/EXTERNAL.md", "needs", "", "", "", need)
@@ -80,9 +83,49 @@ func TestLessonTextsNameTheirEarlyGreens(t *testing.T) {
 				if c.EarlyEnds == s {
 					assert.Contains(t, prose, c.ID, "%s: step %d does not say that it turns %s red again", l.Guide, s, c.ID)
 				}
+				// A check the untouched starter passes, and that is red after
+				// step 1, is one step 1 turns red (ORIGIN-05: the given naive
+				// allowlist refuses the wildcards the starter let through).
+				if s == 1 && c.StarterMayPass != "" && !c.GreenAfter(1) {
+					assert.Contains(t, prose, c.ID, "%s: step 1 does not say that it turns %s red, which the starter passes", l.Guide, c.ID)
+				}
 			}
 		}
 	}
+}
+
+// TestTheWordLimitIsStatedAsTheProofCountsIt: a text that gives the
+// limit on a core path's words takes it from the proof's constant (the
+// part wordlimit), and says, in the same paragraph, which command counts
+// the words as the proof does: wc -w counts code and captured output too,
+// and says more.
+func TestTheWordLimitIsStatedAsTheProofCountsIt(t *testing.T) {
+	root, err := courseroot.Find()
+	require.NoError(t, err)
+	files, err := docgen.Texts(root)
+	require.NoError(t, err)
+	limit := regexp.MustCompile(`(?s)<!-- gen:wordlimit -->.*?<!-- /gen -->`)
+	for _, f := range files {
+		text, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(f.Path)))
+		require.NoError(t, err)
+		marked := limit.ReplaceAllString(string(text), "LIMIT")
+		for _, para := range strings.Split(marked, "\n\n") {
+			written := strings.Join(strings.Fields(para), " ")
+			assert.NotContains(t, written, docgenThousands(docgen.MaxCoreWords)+" words", "%s states the word limit by hand: use <!-- gen:wordlimit -->", f.Path)
+			if strings.Contains(para, "LIMIT") {
+				assert.Contains(t, written, "CorePathsAreShort", "%s gives the word limit without the command that counts as the proof does:\n%s", f.Path, para)
+			}
+		}
+	}
+}
+
+// docgenThousands writes n as the texts do: 3,000.
+func docgenThousands(n int) string {
+	s := strconv.Itoa(n)
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
 }
 
 var (

@@ -46,12 +46,14 @@ const DefaultTimeout = 30 * time.Second
 const maxDOM = 32 << 20
 
 // DumpDOM loads url in a fresh headless browser and returns the page's DOM
-// as HTML once it has loaded and its scripts have run (--dump-dom).
+// as HTML once it has loaded and its scripts have run (--dump-dom). Flags
+// are more command-line switches for the browser, such as
+// --ip-address-space-overrides=127.0.0.1:8081=public.
 //
 // The browser gets a profile of its own in a temporary folder, which is
 // removed afterwards, and runs in a process group of its own, which is
 // killed when ctx ends: a browser that hangs cannot outlive the call.
-func DumpDOM(ctx context.Context, bin, url string) (string, error) {
+func DumpDOM(ctx context.Context, bin, url string, flags ...string) (string, error) {
 	if _, ok := ctx.Deadline(); !ok {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, DefaultTimeout)
@@ -63,7 +65,7 @@ func DumpDOM(ctx context.Context, bin, url string) (string, error) {
 	}
 	defer os.RemoveAll(profile)
 
-	cmd := exec.CommandContext(ctx, bin, Args(profile, url)...)
+	cmd := exec.CommandContext(ctx, bin, Args(profile, url, flags...)...)
 	procgroup.Isolate(cmd)
 	cmd.WaitDelay = 2 * time.Second
 	var stdout, stderr capped
@@ -82,17 +84,17 @@ func DumpDOM(ctx context.Context, bin, url string) (string, error) {
 }
 
 // Args are the flags of a headless run that dumps url's DOM, with its
-// profile in dir. They keep the browser from reaching the network on its
-// own (updates, sync, first-run pages) and let it run as root in a
-// container (--no-sandbox).
-func Args(dir, url string) []string {
-	return []string{
+// profile in dir, and the given flags besides. They keep the browser from
+// reaching the network on its own (updates, sync, first-run pages) and let
+// it run as root in a container (--no-sandbox).
+func Args(dir, url string, flags ...string) []string {
+	args := []string{
 		"--headless", "--no-sandbox", "--disable-gpu",
 		"--disable-background-networking", "--disable-component-update",
 		"--disable-sync", "--no-first-run",
 		"--user-data-dir=" + dir,
-		"--dump-dom", url,
 	}
+	return append(append(args, flags...), "--dump-dom", url)
 }
 
 // capped keeps what is written to it up to max bytes, and notes an excess.

@@ -55,3 +55,9 @@ func TestCappedNotesAnExcess(t *testing.T) {
 	assert.True(t, c.over)
 	assert.Equal(t, "abcd", c.String())
 }
+
+func TestArgsPutMoreFlagsBeforeThePage(t *testing.T) {
+	args := Args("/tmp/p", "http://x/", "--a", "--b=1")
+	assert.Equal(t, []string{"--a", "--b=1", "--dump-dom", "http://x/"}, args[len(args)-4:])
+	assert.Contains(t, args, "--user-data-dir=/tmp/p")
+}

@@ -32,6 +32,7 @@ var parts = map[string]struct {
 	"needs":     {[]string{"need", "optional", "form"}, "the checks that declare a need (need=stateless, any-mode, flags, restart, signal, allowlist, course) or rely on an optional feature (optional=get-stream, event-ids, history); form=ranges writes SSE-21 to SSE-29"},
 	"allowlist": {nil, "the Origin allowlist lesson 04's checks start the course's servers with, as a code span"},
 	"words":     {[]string{"lesson"}, "the words of the lesson's core path (CoreWords), such as 2,618"},
+	"wordlimit": {nil, "the most words a core path may hold (MaxCoreWords, which the proof's TestCorePathsAreShort holds every lesson to), such as 3,000"},
 }
 
 type generator struct {
@@ -145,6 +146,8 @@ func (g *generator) part(p *Part) (string, error) {
 			return "", err
 		}
 		return thousands(CoreWords(string(text))), nil
+	case "wordlimit":
+		return thousands(MaxCoreWords), nil
 	}
 	return "", fmt.Errorf("the part %s has no generator", p.Kind)
 }

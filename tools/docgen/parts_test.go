@@ -87,6 +87,8 @@ func TestPartsOfALesson(t *testing.T) {
 	_, err := g.part(&Part{Marker: Marker{Kind: "nonsense", Args: n}})
 	assert.ErrorContains(t, err, "the parts are")
 
+	assert.Equal(t, "3,000", gen(t, g, "wordlimit", nil), "the limit the proof holds core paths to")
+
 	// A checklist row that no check observes must say why.
 	l.Checklist.Rows = append(l.Checklist.Rows, check.ChecklistRow{Rule: "D2 nobody"})
 	_, err = g.part(&Part{Marker: Marker{Kind: "checklist", Args: n}})

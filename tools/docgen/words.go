@@ -11,6 +11,12 @@ var (
 	wordLike    = regexp.MustCompile(`[\p{L}\p{N}]`)
 )
 
+// MaxCoreWords is the most words a lesson's core path may hold, as
+// CoreWords counts them: about an hour of work for a Go developer, reading
+// included. The proof's TestCorePathsAreShort holds every lesson to it,
+// and the texts that state it take it from here (the part "wordlimit").
+const MaxCoreWords = 3000
+
 // CoreWords counts the words of a lesson's core path: every
 // whitespace-separated token holding a letter or a digit, tables and lists
 // included, outside fenced code blocks (commands, code and captured

@@ -92,17 +92,41 @@ func New(ctx context.Context) (*NS, error) {
 			return nil, err
 		}
 	}
-	for _, args := range [][]string{
-		{"addr", "add", IPv4.String() + "/24", "dev", dev},
-		{"-6", "addr", "add", IPv6.String() + "/64", "dev", dev, "nodad"},
-		{"link", "set", dev, "up"},
-	} {
+	for _, args := range addressSteps(dev) {
 		if err := ip(ctx, append([]string{"-n", n.Name}, args...)...); err != nil {
 			return nil, err
 		}
 	}
 	ok = true
 	return n, nil
+}
+
+// addressSteps are the ip commands, run in the namespace, that give its
+// interface dev the addresses and bring it up.
+func addressSteps(dev string) [][]string {
+	return [][]string{
+		{"addr", "add", IPv4.String() + "/24", "dev", dev},
+		{"-6", "addr", "add", IPv6.String() + "/64", "dev", dev, "nodad"},
+		{"link", "set", dev, "up"},
+	}
+}
+
+// Script is the shell commands that make, with sudo, a namespace named
+// name like the ones New makes (with a dummy interface), and how to remove
+// it: for the command a failure report gives to reproduce a check, whose
+// own namespace is gone by then.
+func Script(name string) string {
+	const dev = "mcp0"
+	lines := []string{
+		"# a network namespace with an address that is not loopback, as the grader makes one (needs root and iproute2):",
+		"sudo ip netns add " + name,
+		"sudo ip -n " + name + " link set lo up",
+		"sudo ip -n " + name + " link add " + dev + " type dummy",
+	}
+	for _, args := range addressSteps(dev) {
+		lines = append(lines, "sudo ip -n "+name+" "+strings.Join(args, " "))
+	}
+	return strings.Join(append(lines, "# remove it afterwards: sudo ip netns delete "+name), "\n")
 }
 
 // ip runs one ip command.

@@ -8,6 +8,7 @@ import (
 	"net"
 	"net/http"
 	"os/exec"
+	"strings"
 	"testing"
 	"time"
 
@@ -69,4 +70,31 @@ func TestCloseRemovesTheNamespace(t *testing.T) {
 	n := newNS(t)
 	require.NoError(t, n.Close())
 	assert.Error(t, n.Do(func() {}), "the namespace is gone")
+}
+
+// TestScriptMakesSuchANamespace runs the commands a failure report gives
+// (without sudo: the test runs as root, or is skipped) and finds the
+// addresses New gives.
+func TestScriptMakesSuchANamespace(t *testing.T) {
+	n := newNS(t) // root and ip are here; the script makes a namespace of its own
+	name := n.Name + "s"
+	t.Cleanup(func() { exec.Command("ip", "netns", "delete", name).Run() })
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	for _, line := range strings.Split(Script(name), "\n") {
+		if strings.HasPrefix(line, "#") {
+			continue
+		}
+		words := strings.Fields(strings.TrimPrefix(line, "sudo "))
+		out, err := exec.CommandContext(ctx, words[0], words[1:]...).CombinedOutput()
+		if err != nil && strings.Contains(string(out), "Unknown device type") {
+			t.Skipf("this kernel has no dummy interfaces (New falls back to veth; the script does not): %s", out)
+		}
+		require.NoError(t, err, "%s: %s", line, out)
+	}
+	out, err := exec.CommandContext(ctx, "ip", "-n", name, "addr", "show").Output()
+	require.NoError(t, err)
+	assert.Contains(t, string(out), IPv4.String())
+	assert.Contains(t, string(out), IPv6.String())
+	assert.Contains(t, Script(name), "ip netns delete "+name)
 }

@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"mcpcourse/grader/check"
+	"mcpcourse/grader/internal/netns"
 	"mcpcourse/grader/internal/proc"
 )
 
@@ -33,6 +34,8 @@ type HTTP struct {
 	URL    string // the MCP endpoint, such as http://127.0.0.1:40123/mcp
 	args   []string
 	client *http.Client
+	dial   func(ctx context.Context, network, addr string) (net.Conn, error) // how connections are made; nil: the grader's own network
+	ns     *netns.NS                                                         // the network namespace the server runs in, or nil
 
 	mu       sync.Mutex
 	requests []curl // every request, as a command for the repro
@@ -61,8 +64,31 @@ func StartHTTP(t *check.T, args ...string) *HTTP {
 	if t.Target.URL != "" {
 		return connectHTTP(t, args)
 	}
-	all := append([]string{"-addr", "127.0.0.1:0"}, args...)
-	p, err := proc.Start(t.Context(), t.Target.Binary, all...)
+	return startHTTP(t, nil, "127.0.0.1:0", args)
+}
+
+// StartHTTPIn is StartHTTP for a server that runs in the network
+// namespace ns and listens on addr, one of ns's addresses with port 0
+// (such as 10.213.0.1:0): an address that is not loopback, which the
+// server and the check's requests reach inside ns only. The check must
+// declare the args in its Needs as StartHTTP's; an external server cannot
+// be moved into a namespace, so a check that calls this needs a restart.
+func StartHTTPIn(t *check.T, ns *netns.NS, addr string, args ...string) *HTTP {
+	if t.Target.URL != "" {
+		t.Failf("grader bug: check %s runs the server in a network namespace, which a server at a URL cannot be: declare Needs.Restart", t.Check.ID)
+	}
+	return startHTTP(t, ns, addr, args)
+}
+
+// startHTTP starts the target with -addr addr and args, in ns when it is
+// not nil.
+func startHTTP(t *check.T, ns *netns.NS, addr string, args []string) *HTTP {
+	all := append([]string{"-addr", addr}, args...)
+	bin, argv := t.Target.Binary, all
+	if ns != nil {
+		bin, argv = ns.Command(bin, all...)
+	}
+	p, err := proc.Start(t.Context(), bin, argv...)
 	if err != nil {
 		t.Fail(check.Failure{What: fmt.Sprintf("could not start %s: %v", t.Target.Package, err), Cause: check.CauseStart})
 	}
@@ -84,7 +110,7 @@ func StartHTTP(t *check.T, args ...string) *HTTP {
 		select {
 		case <-p.Done():
 			t.Fail(check.Failure{What: fmt.Sprintf("the server exited (%s) before it said where it listens", p.Status()), Cause: check.CauseStart,
-				Hint: `The grader runs your server with -addr 127.0.0.1:0 and waits for "listening on http://ADDR/mcp" on stderr; the given main prints it.`})
+				Hint: `The grader runs your server with -addr ` + addr + ` and waits for "listening on http://ADDR/mcp" on stderr; the given main prints it.`})
 		case <-deadline.C:
 			t.Fail(check.Failure{What: fmt.Sprintf("the server did not print \"listening on http://…\" to stderr within %v", T2), Cause: check.CauseStart,
 				Hint: "Keep the given main's log line: the grader reads the address from it."})
@@ -94,10 +120,18 @@ func StartHTTP(t *check.T, args ...string) *HTTP {
 		}
 	}
 	transport := &http.Transport{MaxIdleConnsPerHost: 64}
-	h := &HTTP{t: t, Proc: p, URL: url, args: args, client: &http.Client{Transport: transport}}
+	h := &HTTP{t: t, Proc: p, URL: url, args: args, client: &http.Client{Transport: transport}, ns: ns}
+	if ns != nil {
+		h.dial = ns.DialContext
+		transport.DialContext = ns.DialContext // a connection made in ns stays in it
+	}
 	t.Cleanup(transport.CloseIdleConnections)
 	t.SetRepro(h.repro)
-	t.Wire.Event("server listening at %s", url)
+	if ns != nil {
+		t.Wire.Event("server listening at %s, in a network namespace of the grader's (%s)", url, ns.Name)
+	} else {
+		t.Wire.Event("server listening at %s", url)
+	}
 	return h
 }
 
@@ -489,7 +523,19 @@ func (h *HTTP) reproURL() string {
 	if h.Proc == nil {
 		return h.URL
 	}
-	return "http://127.0.0.1:8080/mcp"
+	return "http://" + h.reproAddr() + "/mcp"
+}
+
+// reproAddr is the address the repro starts a course server on: port 8080
+// of the host the grader's server listened on, 127.0.0.1 unless it ran in
+// a namespace.
+func (h *HTTP) reproAddr() string {
+	if h.ns != nil {
+		if u, err := url.Parse(h.URL); err == nil {
+			return net.JoinHostPort(u.Hostname(), "8080")
+		}
+	}
+	return "127.0.0.1:8080"
 }
 
 // reproShown caps how many requests the repro replays.
@@ -509,9 +555,17 @@ func (h *HTTP) repro() string {
 		}
 		args = append(args, a)
 	}
-	if h.Proc == nil {
+	inNS := ""
+	switch {
+	case h.Proc == nil:
 		fmt.Fprintf(&b, "# the server at %s, as it runs now\n", h.URL)
-	} else {
+	case h.ns != nil:
+		// The grader's namespace is gone: make one like it, as root, and
+		// run the server and every request inside it.
+		b.WriteString(netns.Script("mcp") + "\n")
+		fmt.Fprintf(&b, "go build -o /tmp/mcp-server %s && sudo ip netns exec mcp /tmp/mcp-server -addr %s %s &\n", h.t.Target.Package, h.reproAddr(), strings.Join(args, " "))
+		inNS = "sudo ip netns exec mcp "
+	default:
 		fmt.Fprintf(&b, "%s -addr 127.0.0.1:8080 %s &\n", h.t.Target.Invocation(), strings.Join(args, " "))
 	}
 	vars := map[string]string{} // session id → shell variable
@@ -521,6 +575,7 @@ func (h *HTTP) repro() string {
 		for id, v := range vars {
 			cmd = strings.ReplaceAll(cmd, shellQuote("-H", "Mcp-Session-Id: "+id), `-H "Mcp-Session-Id: $`+v+`"`)
 		}
+		cmd = inNS + cmd
 		if r.issued != "" {
 			v := "SESSION"
 			if len(vars) > 0 {

@@ -54,7 +54,7 @@ func (h *HTTP) DialWS(header http.Header, purpose string) (*WS, *Response) {
 	h.recordWS(header, purpose)
 	ctx, cancel := context.WithTimeout(h.t.Context(), T1)
 	defer cancel()
-	d := websocket.Dialer{HandshakeTimeout: T1}
+	d := websocket.Dialer{HandshakeTimeout: T1, NetDialContext: h.dial}
 	conn, resp, err := d.DialContext(ctx, h.WSURL(), header)
 	if resp == nil {
 		h.t.Fail(check.Failure{What: fmt.Sprintf("opening a WebSocket to /ws (%s): %v", purpose, err),
@@ -88,7 +88,7 @@ func (h *HTTP) recordWS(header http.Header, purpose string) {
 		}
 	}
 	h.t.Wire.Sent(fmt.Sprintf("GET /ws, a WebSocket handshake (%s) %s", purpose, strings.Join(hdrs, "; ")))
-	cmd = append(cmd, "http://127.0.0.1:8080/ws")
+	cmd = append(cmd, "http://"+h.reproAddr()+"/ws")
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	h.requests = append(h.requests, curl{cmd: strings.Join(cmd, " ")})

@@ -7,10 +7,14 @@
 //
 // Without -allow-origin it trusts web pages served from this machine only
 // (http://localhost:*, http://127.0.0.1:*, http://[::1]:*), and it refuses
-// to listen beyond loopback. It takes stage 03's flags too (-stateless,
-// -keepalive, -replay-buffer, -tick, -session-timeout, -max-sessions,
-// -max-body, -debug), prints the address it listens on to stderr, and stops
-// on SIGTERM or Ctrl-C, ending the GET streams and WebSockets at once.
+// to listen beyond loopback. Requests must name the server in Host by
+// localhost or an IP address, or by a name that -allow-host lists
+// (-allow-host mcp.example.com, for a server that clients reach by name):
+// any other name may be a rebound one. It takes stage 03's flags too
+// (-stateless, -keepalive, -replay-buffer, -tick, -session-timeout,
+// -max-sessions, -max-body, -debug), prints the address it listens on to
+// stderr, and stops on SIGTERM or Ctrl-C, ending the GET streams and
+// WebSockets at once.
 package main
 
 import (
