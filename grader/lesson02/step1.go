@@ -68,7 +68,7 @@ var http02 = &check.Check{
 	ID: "HTTP-02", Step: 1, Severity: check.Must, Budget: 5 * time.Second,
 	Needs: check.Needs{Mode: check.AnyMode},
 	Title: "a request gets 200 and its response as one JSON object (or an SSE stream)",
-	Spec:  spec.Sending("the server MUST either return Content-Type: text/event-stream, to initiate an SSE stream, or Content-Type: application/json, to return one JSON object"),
+	Spec:  spec.RequestAnswer,
 	Hint: check.Hint{
 		Report:   "Answer a request with 200, Content-Type: application/json, and the response object as the whole body: one object, not an array, not wrapped in anything.",
 		Question: "What exactly is the body of your answer to tools/list: one JSON object, with Content-Type: application/json?",
@@ -293,9 +293,11 @@ func checkHTTPInvalidMessage(t *check.T) {
 	h := wire.StartHTTP(t)
 	session, _ := h.Initialize(spec.Rev)
 	for _, body := range []string{`{"jsonrpc":"2.0","id":7,"method":42}`, `{"jsonrpc":"2.0","id":null,"method":"ping"}`} {
-		resp := h.Post(session, spec.Rev, body, body)
-		expectHTTPError(t, resp, http.StatusBadRequest, body)
-		expectErrorBody(t, resp, -32600, body)
+		t.Case(body, func() {
+			resp := h.Post(session, spec.Rev, body, body)
+			expectHTTPError(t, resp, http.StatusBadRequest, body)
+			expectErrorBody(t, resp, -32600, body)
+		})
 	}
 }
 
@@ -382,7 +384,8 @@ func checkHTTPUnknownMethod(t *check.T) {
 	}
 	if resp.Status != http.StatusOK {
 		t.Fail(check.Failure{What: fmt.Sprintf("an unknown method got HTTP %d, and no JSON-RPC response", resp.Status), Got: resp.Summary(),
-			Want: `HTTP 200 with {"jsonrpc":"2.0","id":"abc","error":{"code":-32601,...}}: a request gets a response, an error one when its method is unknown`, Spec: true})
+			Want:  `HTTP 200 with {"jsonrpc":"2.0","id":"abc","error":{"code":-32601,...}}: a request gets a response, an error one when its method is unknown`,
+			Cites: &spec.RequestAnswer})
 	}
 	m := probe.ExpectResponse(t, resp, `"abc"`, "an unknown method")
 	if code, ok := m.ErrorCode(); m.Error == nil || !ok || code != -32601 {
