@@ -10,6 +10,8 @@ package check
 import (
 	"context"
 	"fmt"
+	"path"
+	"path/filepath"
 	"runtime"
 	"strings"
 	"sync"
@@ -193,6 +195,26 @@ type Target struct {
 	// http://localhost:*); the checks that depend on them run only when
 	// they are the ones the check would start a course server with.
 	AllowOrigins []string
+
+	// Sources is where the Go code of a server the grader built lives, as
+	// the build read it, for the checks that read code (Needs.Source); nil
+	// for an external server.
+	Sources *Sources
+}
+
+// Sources is the Go code a server was built from: the stage folders under
+// Base, with the files an overlay swaps in (a variant, a step state, the
+// starter) in place of theirs.
+type Sources struct {
+	Root    string // the module root, where go.mod is
+	Base    string // the folder holding the stage folders, relative to Root: "." or "solutions"
+	Overlay string // the go build -overlay file the build used, or ""
+}
+
+// Package is a stage's package as the go tool names it from Root, such as
+// "./02-streamable-http" or "./solutions/02-streamable-http".
+func (s *Sources) Package(stage string) string {
+	return "./" + path.Join(filepath.ToSlash(s.Base), stage)
 }
 
 // External reports whether the grader did not build the target.

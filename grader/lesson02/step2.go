@@ -5,18 +5,20 @@ import (
 	"fmt"
 	"math"
 	"net/http"
+	"sort"
 	"strings"
 	"time"
 
 	"mcpcourse/grader/check"
 	"mcpcourse/grader/internal/probe"
+	"mcpcourse/grader/internal/source"
 	"mcpcourse/grader/internal/spec"
 	"mcpcourse/grader/internal/wire"
 )
 
 // step2 holds the checks of step 2: sessions.
 var step2 = check.Step{
-	Checks: []*check.Check{http09, http10, http11, http12, http13, http14, http15, http16, http17, http29},
+	Checks: []*check.Check{http09, http10, http31, http11, http12, http13, http14, http15, http16, http17, http29},
 	Unchecked: []check.Claim{
 		{Claim: "the reference logs session starts and DELETEs to stderr", Where: "step 2", How: "logging is the server's own business"},
 	},
@@ -99,7 +101,9 @@ var http10 = &check.Check{
 	}`,
 	},
 	Claims: []check.Claim{
-		{Claim: "session ids: 128 bits from crypto/rand, unique, not a counter, timestamp or math/rand", Where: "concept, step 2", How: "from outside: 320 ids must not repeat, must vary in about 128 bits, must differ in a second run, and must not follow math/rand's lagged Fibonacci pattern; the grader cannot see the source"},
+		{Claim: "session ids: 128 bits from crypto/rand, unique, not a counter, timestamp or math/rand", Where: "concept, step 2",
+			How:  "from outside: 320 ids must not repeat, must vary in about 128 bits, must differ in a second run, and must not follow math/rand's lagged Fibonacci pattern; from the source (HTTP-31): newSessionID reaches crypto/rand and not math/rand",
+			Also: []string{"HTTP-31"}},
 	},
 	Checklist: []string{"C31"},
 	Run:       checkHTTPSessionIDsUnguessable,
@@ -164,6 +168,79 @@ func checkHTTPSessionIDsUnguessable(t *check.T) {
 				Got: check.Quote(first), Want: "a different id on every run", Spec: true})
 		}
 	})
+}
+
+var http31 = &check.Check{
+	ID: "HTTP-31", Step: 2, Severity: check.Must, Budget: 30 * time.Second,
+	Needs: check.Needs{Source: true},
+	Title: "source check: newSessionID draws on crypto/rand, never on math/rand (its calls, followed with go/types)",
+	Spec: check.Spec{Rev: spec.Rev, Section: "security best practices › Session Hijacking › Mitigation",
+		Quote: "Generated session IDs (e.g., UUIDs) SHOULD use secure random number generators."},
+	Course: "A source check, and a course rule: it reads your stage 02 code, not the wire. HTTP-10 sees only the ids, and math/rand/v2's generators " +
+		"pass every test of their output; what makes an id unguessable is where it comes from. The grader type-checks the package (go/types) and " +
+		"follows the calls from newSessionID through the package's own functions, methods and closures, and the package variables they use: " +
+		"crypto/rand must be among what they use, and math/rand (v1 or v2) must not.",
+	Hint: check.Hint{
+		Report: "newSessionID must take its bytes from crypto/rand (rand.Read, or rand.Text), directly or through the package's own helpers, " +
+			"and nothing it calls may use math/rand or math/rand/v2, however seeded: their output can be predicted from what an attacker sees.",
+		Question: "Which package's rand does your newSessionID import: crypto/rand, or math/rand? Does anything it calls use the other?",
+		Pointer:  "crypto/rand reads the operating system's cryptographic source; math/rand and math/rand/v2 are fast generators for simulations, whose state can be recovered from their output. Security best practices › Session Hijacking: session ids SHOULD come from a secure random number generator.",
+		Near: `	import "crypto/rand" // not "math/rand", not "math/rand/v2"
+
+	func newSessionID() string {
+		var b [16]byte
+		if _, err := rand.Read(b[:]); err != nil {
+			panic(err)
+		}
+		return hex.EncodeToString(b[:])
+	}`,
+	},
+	Claims: []check.Claim{
+		{Claim: "newSessionID reads crypto/rand and never math/rand", Where: "concept, step 2", How: "a source check: the package type-checked with go/types, the calls from newSessionID followed through the package's own functions, methods, closures and package variables"},
+	},
+	Checklist: []string{"C31"},
+	Run:       checkSessionIDSource,
+}
+
+// idFunc is the function of the stage that mints session ids, as the
+// starter names it, and stage the stage's folder.
+const idFunc, stage = "newSessionID", "02-streamable-http"
+
+func checkSessionIDSource(t *check.T) {
+	src := t.Target.Sources
+	if src == nil {
+		t.Failf("grader bug: the target %s says nothing of its sources", t.Target.Describe())
+	}
+	pkg := src.Package(stage)
+	t.Wire.Event("reading %s as the build did (go list -export, go/types)", pkg)
+	p, err := source.Load(t.Context(), src.Root, pkg, src.Overlay)
+	if err != nil {
+		t.Failf("could not read the stage's code: %v", err)
+	}
+	uses, err := p.Reach(idFunc)
+	if err != nil {
+		t.Fail(check.Failure{What: fmt.Sprintf("%s: the starter's %s, which mints the session ids, is gone", err, idFunc),
+			Want: "func " + idFunc + "() string, in " + stage + "/sessions.go, as the starter has it"})
+	}
+	for _, weak := range []string{"math/rand", "math/rand/v2"} {
+		if u, ok := uses[weak]; ok {
+			t.Fail(check.Failure{What: fmt.Sprintf("%s uses %s: %s at %s:%d (%s)", idFunc, weak, u.Name, u.Pos.Filename, u.Pos.Line, strings.Join(u.Via, " → ")),
+				Want: "session ids from crypto/rand only: whoever sees some of math/rand's output can predict the rest"})
+		}
+	}
+	if _, ok := uses["crypto/rand"]; !ok {
+		var used []string
+		for path := range uses {
+			used = append(used, path)
+		}
+		sort.Strings(used)
+		got := "it uses no other package"
+		if len(used) > 0 {
+			got = "it uses " + strings.Join(used, ", ")
+		}
+		t.Fail(check.Failure{What: fmt.Sprintf("%s never reaches crypto/rand: the grader followed its calls through %s's own functions and found no use of it", idFunc, p.Types.Name()),
+			Got: got, Want: "crypto/rand's Read (or Text), in " + idFunc + " or a function of the package it calls"})
+	}
 }
 
 // sessionSamples is how many ids the grader collects to judge randomness:
