@@ -94,11 +94,13 @@ func checkProgress(t *check.T) {
 	s.Initialize(spec.Rev)
 	for _, token := range []any{"p-grader", 7} {
 		tokenJSON, _ := json.Marshal(token)
-		id := `"with-token"`
+		id, interval := `"with-token"`, 20
 		if _, ok := token.(int); ok {
-			id = `"with-int-token"`
+			// At once, with no pause between steps: a server that queues
+			// its notifications then writes the response first.
+			id, interval = `"with-int-token"`, 0
 		}
-		s.Send(wire.Request(id, "tools/call", wire.ToolCall("countdown", map[string]any{"from": 3, "interval_ms": 20}, token)))
+		s.Send(wire.Request(id, "tools/call", wire.ToolCall("countdown", map[string]any{"from": 3, "interval_ms": interval}, token)))
 		s.AwaitResponse(wire.T2, id, "tools/call countdown")
 		var before []*wire.Msg
 		for _, l := range s.Pending() {
