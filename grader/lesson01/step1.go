@@ -402,6 +402,7 @@ var stdio09 = &check.Check{
 		{Claim: "-32602 for an unknown tool", Where: "concept"},
 	},
 	Checklist: []string{"A7"},
+	Split:     &check.Split{Rule: "an unknown tool", Parts: "a tool result, or no JSON-RPC error, goes against the spec's words (no keyword); another error code than -32602 only the course"},
 	Run:       checkUnknownTool,
 }
 

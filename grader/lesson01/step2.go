@@ -150,6 +150,7 @@ var stdio13 = &check.Check{
 		{Claim: "a response has exactly one of result and error", Where: "step 2", How: "{\"jsonrpc\":\"2.0\"} gets -32600"},
 	},
 	Checklist: []string{"A3", "A7"},
+	Split:     &check.Split{Rule: "an empty method name", Parts: "no answer, or -32700, breaks the spec; -32601 for \"method\": \"\" only the course, which asks -32600"},
 	Run:       checkInvalidShapes,
 }
 

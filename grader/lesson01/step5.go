@@ -54,6 +54,7 @@ Serve writes the responses as one json.Marshal'ed array on one line, or nothing 
 		{Claim: "[] gets one -32600; an array that is not JSON gets one -32700", Where: "step 5"},
 	},
 	Checklist: []string{"A6", "A8", "B6"},
+	Split:     &check.Split{Rule: "batches at 2025-03-26", Parts: "a batch unanswered, an answer to notifications only, [] or a bad array not answered alone break the spec; each invalid element's error in the array, and initialize refused in a batch, are the course's"},
 	Run:       checkBatchAt20250326,
 }
 

@@ -499,8 +499,9 @@ remove calls endLocked, which closes the mcp.Session.`,
 		{Claim: "DELETE cancels what runs in the session (session.Close)", Where: "step 2", How: "a 3 s countdown in the session must end within 1 s of the DELETE, without its result"},
 	},
 	Checklist: []string{"C34", "C35", "C38", "D8"},
-	Split:     &check.Split{Rule: "an ended session", Parts: "404 for an ended (or unknown) session's id is the spec's MUST; ending it with DELETE, cancelling what runs in it, and 400 without the header are the course's", Also: []string{"SSE-02"}},
-	Run:       checkHTTPDelete,
+	Split: &check.Split{Rule: "an ended session", Parts: "404 for the id of a session that has ended is the spec's MUST; 404 for an id never issued, ending a session with DELETE, " +
+		"cancelling what runs in it, and 400 without the header are the course's", Also: []string{"HTTP-12", "SSE-02"}},
+	Run: checkHTTPDelete,
 }
 
 func checkHTTPDelete(t *check.T) {
