@@ -562,6 +562,10 @@ func (t *T) Helper() {}
 // are that much longer for it.
 const StartupGrace = 3 * time.Second
 
+// externalBudget is how many times its budget a check has on an external
+// server, where it may be graded in parts (see Case).
+const externalBudget = 3
+
 // grace is how long a check that ran out of budget gets to wind down once
 // its context is cancelled (which kills its processes and closes its pipes).
 const grace = 3 * time.Second
@@ -575,6 +579,11 @@ func Run(ctx context.Context, c *Check, target Target) Result {
 	budget := c.Budget
 	if len(target.Command) > 0 {
 		budget += StartupGrace // an external command may take a while to start
+	}
+	if target.External() {
+		// Graded in parts (Case), a check goes on after a part fails, and
+		// each part may wait out a deadline of its own.
+		budget *= externalBudget
 	}
 	ctx, cancel := context.WithTimeout(ctx, budget)
 	defer cancel()

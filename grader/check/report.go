@@ -2,6 +2,7 @@ package check
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -177,7 +178,7 @@ func (t *T) report(c *Check, status Status, fails []*caseRun) string {
 			field("got", p.failure.Got)
 			field("want", p.failure.Want)
 			rule(p.failure)
-			if p.failure.Hint != "" {
+			if p.failure.Hint != "" && !slices.Contains(hints, p.failure.Hint) {
 				hints = append(hints, p.failure.Hint)
 			}
 		}

@@ -157,12 +157,16 @@ func checkPingAndIDs(t *check.T) {
 	t.Case("the id 2^53+1", func() { pong(bigID) }) // the course's rule: JSON parsers part ways beyond 2^53
 	t.Case("no stray or duplicate line", func() {
 		defer t.SpecRule()()
+		// On an external server the part of 2^53+1 may have failed: its
+		// answer, with the id a float64 makes of it, is that part's.
+		s.Within(0, func(m *wire.Msg) bool { return m.IsResponseTo(bigIDAsFloat) })
 		strayAfter(t, s, "a line that answers none of the pings (a duplicate response, or a response with a changed id)")
 	})
 }
 
-// bigID is 2^53+1, the first integer a float64 cannot hold.
-const bigID = `9007199254740993`
+// bigID is 2^53+1, the first integer a float64 cannot hold, and
+// bigIDAsFloat what a float64 makes of it.
+const bigID, bigIDAsFloat = `9007199254740993`, `9007199254740992`
 
 var stdio04 = &check.Check{
 	ID: "STDIO-04", Step: 1, Severity: check.Must, Budget: 5 * time.Second,

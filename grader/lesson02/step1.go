@@ -252,9 +252,10 @@ var http05 = &check.Check{
 	Claims: []check.Claim{
 		{Claim: "input that is not JSON gets 400 with a -32700 body; invalid messages 400 with -32600", Where: "concept, step 1", How: "the JSON-RPC error body is checked, not only the status", Also: []string{"HTTP-06"}},
 	},
-	Checklist: []string{"A7", "C9"},
-	Split:     &check.Split{Rule: "input that cannot be accepted", Parts: "an HTTP error status is the spec's MUST; the JSON-RPC error body in it is the course's (the spec: MAY)", Also: []string{"HTTP-06"}},
-	Run:       checkHTTPParseError,
+	Checklist:  []string{"A7", "C9"},
+	Robustness: &spec.ClientBody,
+	Split:      &check.Split{Rule: "input that cannot be accepted", Parts: "an HTTP error status is the spec's MUST; the JSON-RPC error body in it is the course's (the spec: MAY)", Also: []string{"HTTP-06"}},
+	Run:        checkHTTPParseError,
 }
 
 func checkHTTPParseError(t *check.T) {
@@ -285,8 +286,9 @@ var http06 = &check.Check{
 If your Decode calls these -32700, fix it in stage 01 (STDIO-11 to STDIO-13).`,
 		Quotes: []check.Source{{File: "solutions/02-streamable-http/post.go", Func: "servePOST"}},
 	},
-	Checklist: []string{"A3", "A7", "C9"},
-	Run:       checkHTTPInvalidMessage,
+	Checklist:  []string{"A3", "A7", "C9"},
+	Robustness: &spec.ClientBody,
+	Run:        checkHTTPInvalidMessage,
 }
 
 func checkHTTPInvalidMessage(t *check.T) {

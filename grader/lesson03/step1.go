@@ -95,8 +95,8 @@ func checkGETSessionErrors(t *check.T) {
 			}
 			t.Fail(check.Failure{What: "DELETE of a live session did not succeed", Got: resp.Summary(), Want: "a 2xx status"})
 		}
-		resp = h.Do(wire.Req{Method: http.MethodGet, Header: probe.GETHeaders(session, spec.Rev, ""), Purpose: "GET with the deleted session's id"})
 		defer t.SpecRule()() // the spec's MUST: 404 for a session that has ended
+		resp = h.Do(wire.Req{Method: http.MethodGet, Header: probe.GETHeaders(session, spec.Rev, ""), Purpose: "GET with the deleted session's id"})
 		probe.ExpectStatus(t, resp, http.StatusNotFound, "a GET with a deleted session's id")
 	})
 }

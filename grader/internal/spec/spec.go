@@ -17,11 +17,15 @@ const Rev = "2025-11-25"
 var JSONRPCErrors = check.Spec{Rev: Rev, Section: "basic/index › Messages; JSON-RPC 2.0 §5 (the Server MUST reply with a Response) and §5.1 (error codes)",
 	Quote: "All messages between MCP clients and servers MUST follow the JSON-RPC 2.0 specification"}
 
-// ClientInput is the stdio rule a client breaks when it writes what is not
-// a valid MCP message: the checks that send such input on purpose test a
-// server's robustness (check.Check.Robustness).
-var ClientInput = check.Spec{Rev: Rev, Section: "basic/transports › stdio",
-	Quote: "The client MUST NOT write anything to the server's stdin that is not a valid MCP message"}
+// ClientInput and ClientBody are the rules a client breaks when it sends
+// what is not a valid MCP message, on stdio and over HTTP: the checks that
+// send such input on purpose test a server's robustness
+// (check.Check.Robustness).
+var (
+	ClientInput = check.Spec{Rev: Rev, Section: "basic/transports › stdio",
+		Quote: "The client MUST NOT write anything to the server's stdin that is not a valid MCP message"}
+	ClientBody = Sending("The body of the POST request MUST be a single JSON-RPC request, notification, or response")
+)
 
 // HTTP cites a rule of the Streamable HTTP transport, in the given section
 // of it ("" for the transport's opening).
