@@ -89,6 +89,13 @@ type Options struct {
 	Variant string // the name of a known-bad variant of the solutions, or ""
 	Race    bool   // build with the race detector
 
+	// Overlay, when set, is a `go build -overlay` file whose replacements
+	// the build uses on top of Base: the mutation sweep (tools/mutate)
+	// grades each mutant of the reference this way. Label names it in
+	// reports.
+	Overlay string
+	Label   string
+
 	// Pristine grades the lesson's starter as the course ships it, whatever
 	// a learner has written in the stage folder since (see
 	// tools/starters), built on the reference of the stages before it:
@@ -173,7 +180,7 @@ func (o Options) checkExternal() error {
 	switch {
 	case !o.External() && (o.Stateless || len(o.AllowOrigins) > 0):
 		return errors.New("the stateless and allow-origin options describe an external server: give its URL too")
-	case o.External() && (o.Variant != "" || o.Pristine || o.Race):
+	case o.External() && (o.Variant != "" || o.Pristine || o.Race || o.Overlay != ""):
 		return errors.New("an external server is graded as it runs: a variant, the starter or the race detector only apply to the course's own servers")
 	case o.URL != "":
 		u, err := url.Parse(o.URL)
@@ -305,6 +312,12 @@ func Prepare(ctx context.Context, l *check.Lesson, o Options) (check.Target, err
 			return check.Target{}, err
 		}
 		target.Name, target.Variant = "variant "+v.Name+" of the reference", v.Name
+	case o.Overlay != "":
+		req.Overlay = o.Overlay
+		target.Name = o.Label
+		if target.Name == "" {
+			target.Name = "a changed reference"
+		}
 	case o.Pristine:
 		var err error
 		if req.Overlay, err = starterOverlay(o.Root, l); err != nil {

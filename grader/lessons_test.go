@@ -2,11 +2,6 @@ package grader_test
 
 import (
 	"context"
-	"go/ast"
-	"go/parser"
-	"go/token"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -26,9 +21,11 @@ func TestLessonsAreWellFormed(t *testing.T) {
 }
 
 // TestHintQuotesAreTheReference holds the hints that quote the reference
-// (check.Hint.Quotes) to it: every code block of such a hint's
-// near-solution (its lines indented with a tab) is a run of lines of one
-// of the functions it names, as they are today, indentation aside.
+// (check.Hint.Quotes) to it: every quote a near-solution reads from the
+// reference ({{quote N}}) is found, and every code block of the
+// near-solution as shown (its lines indented with a tab), quoted or written
+// in the hint, is a run of lines of one of the functions it names, as they
+// are today, indentation aside.
 func TestHintQuotesAreTheReference(t *testing.T) {
 	root, err := courseroot.Find()
 	require.NoError(t, err)
@@ -40,11 +37,14 @@ func TestHintQuotesAreTheReference(t *testing.T) {
 			}
 			var funcs [][]string
 			for _, q := range c.Hint.Quotes {
-				lines, err := funcLines(filepath.Join(root, filepath.FromSlash(q.File)), q.Func)
+				whole := check.Source{File: q.File, Func: q.Func}
+				lines, err := whole.Lines(root)
 				require.NoError(t, err, "%s quotes %s in %s", c.ID, q.Func, q.File)
 				funcs = append(funcs, lines)
 			}
-			blocks := codeBlocks(c.Hint.Near)
+			near, err := c.Hint.Text(root, check.Levels)
+			require.NoError(t, err, "%s's near-solution", c.ID)
+			blocks := codeBlocks(near)
 			require.NotEmpty(t, blocks, "%s says its hint quotes the reference, but its near-solution holds no code", c.ID)
 			for _, b := range blocks {
 				found := false
@@ -58,27 +58,6 @@ func TestHintQuotesAreTheReference(t *testing.T) {
 		}
 	}
 	assert.Positive(t, quoted, "no hint quotes the reference any more: drop this test, or find the quotes")
-}
-
-// funcLines returns the lines of the function or method named name in
-// the Go file at path, from its declaration to its closing brace.
-func funcLines(path, name string) ([]string, error) {
-	src, err := os.ReadFile(path)
-	if err != nil {
-		return nil, err
-	}
-	fset := token.NewFileSet()
-	f, err := parser.ParseFile(fset, path, src, 0)
-	if err != nil {
-		return nil, err
-	}
-	for _, d := range f.Decls {
-		if fd, ok := d.(*ast.FuncDecl); ok && fd.Name.Name == name && fd.Body != nil {
-			from, to := fset.Position(fd.Pos()).Offset, fset.Position(fd.End()).Offset
-			return strings.Split(string(src[from:to]), "\n"), nil
-		}
-	}
-	return nil, os.ErrNotExist
 }
 
 // codeBlocks returns the runs of tab-indented lines of text.

@@ -153,6 +153,7 @@ func renderNext(w io.Writer, st style, root string, p progress) {
 		if reports == "" {
 			reports = f.Report
 		}
+		reports = stagesKnown(l, reports, p.lessons[:p.current])
 		what := "the check to work on first"
 		switch n := cur.blocked(); {
 		case n == 1:
@@ -170,6 +171,42 @@ func renderNext(w io.Writer, st style, root string, p progress) {
 		return
 	}
 	fmt.Fprintf(w, "%s lesson %s: not every check ran. Run %s --fresh.\n", st.bold("Next:"), cur.Number, self)
+}
+
+// stagesKnown rewrites the grader's stages line under a failure of the
+// server's basics (grader.Lesson.Underneath), which cannot know whether
+// the lessons under this one pass, with what the course command knows:
+// earlier, the results of every lesson before l. When they all pass, the
+// trouble is l's own stage, and the line says so, rather than send the
+// learner to catch-up, which would change nothing. Without a result for
+// each earlier lesson, the grader's line stays.
+func stagesKnown(l *check.Lesson, reports string, earlier []lessonResult) string {
+	i := lessonIndex(l)
+	if l.Underneath == "" || i <= 0 || len(earlier) != i || !strings.Contains(reports, l.Underneath) {
+		return reports
+	}
+	var passing []string
+	for _, r := range earlier {
+		if !r.Done() {
+			t := r.tally()
+			line := fmt.Sprintf("lesson %s does not pass (%d of %d), and %s/ runs on it: finish it first, or run %s catch-up %s, "+
+				"which puts the reference in place of each stage before %s whose lesson does not pass", r.Number, t.passed(), len(r.Checks), l.Stage, self, l.Number, l.Number)
+			return strings.ReplaceAll(reports, l.Underneath, line)
+		}
+		passing = append(passing, r.Number)
+	}
+	pass := "lesson " + passing[0] + " passes"
+	switch len(passing) {
+	case 1:
+	case 2:
+		pass = "lessons " + passing[0] + " and " + passing[1] + " pass"
+	default:
+		pass = "lessons " + passing[0] + " to " + passing[len(passing)-1] + " pass"
+	}
+	below := grader.Lessons()[i-1].Stage
+	line := fmt.Sprintf("%s, so the stages under %s/ work: the trouble is in %s/ itself, in its cmd/server or in how it hands requests to %s/",
+		pass, l.Stage, l.Stage, below)
+	return strings.ReplaceAll(reports, l.Underneath, line)
 }
 
 // renderChecks lists a lesson's checks, one line each.

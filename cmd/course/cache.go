@@ -235,6 +235,15 @@ func (g *grading) grade(ctx context.Context, l *check.Lesson) lessonResult {
 	return r
 }
 
+// cached returns l's grade from the cache when it is valid for the files
+// as they are now, without grading.
+func (g *grading) cached(l *check.Lesson) (lessonResult, bool) {
+	if g.cache == nil {
+		return lessonResult{}, false
+	}
+	return g.cache.get(l.Number, g.cache.key(g.root, l))
+}
+
 // hasVariant reports whether any lesson has a known-bad variant of that name.
 func hasVariant(name string) bool {
 	for _, l := range grader.Lessons() {
@@ -243,4 +252,18 @@ func hasVariant(name string) bool {
 		}
 	}
 	return false
+}
+
+// earlierCached returns the cached grades of every lesson before l, valid
+// for the files as they are; nil unless the cache holds each of them.
+func (g *grading) earlierCached(l *check.Lesson) []lessonResult {
+	var out []lessonResult
+	for _, x := range grader.Lessons()[:max(0, lessonIndex(l))] {
+		r, ok := g.cached(x)
+		if !ok {
+			return nil
+		}
+		out = append(out, r)
+	}
+	return out
 }

@@ -68,6 +68,9 @@ type classReport struct {
 	Course    string          `json:"course"` // the instructor's course, whose grader graded
 	Lessons   []lessonInfo    `json:"lessons"`
 	Students  []studentResult `json:"students"`
+
+	// CopiedNote says what a lesson's "copied" mark means.
+	CopiedNote string `json:"copied_note"`
 }
 
 type lessonInfo struct {
@@ -104,6 +107,10 @@ func (a *app) classroom(args []string) error {
 	if err != nil {
 		return err
 	}
+	copies, err := newCopyIndex(a.root, lessons)
+	if err != nil {
+		return err
+	}
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
@@ -122,6 +129,7 @@ func (a *app) classroom(args []string) error {
 			sem <- struct{}{}
 			defer func() { <-sem }()
 			results[i] = a.gradeCheckout(ctx, c, lessons, *limit)
+			copies.markCopied(c.path, results[i].Lessons)
 			mu.Lock()
 			defer mu.Unlock()
 			fmt.Fprintf(a.stderr, "  %-24s %s\n", c.name, studentLine(results[i]))
@@ -129,7 +137,7 @@ func (a *app) classroom(args []string) error {
 	}
 	wg.Wait()
 
-	report := classReport{Generated: time.Now(), Course: a.root, Students: results}
+	report := classReport{Generated: time.Now(), Course: a.root, Students: results, CopiedNote: copiedNote}
 	for _, l := range lessons {
 		report.Lessons = append(report.Lessons, lessonInfo{Number: l.Number, Stage: l.Stage, Title: l.Title, Checks: len(l.Checks())})
 	}
@@ -169,6 +177,15 @@ func studentLine(s studentResult) string {
 	line := fmt.Sprintf("%-10s %5.1fs  %s", s.Outcome, s.Seconds, strings.Join(parts, " · "))
 	if len(s.Warnings) > 0 {
 		line += fmt.Sprintf("  (%d warning(s))", len(s.Warnings))
+	}
+	var copied []string
+	for _, l := range s.Lessons {
+		if l.Copied != "" {
+			copied = append(copied, l.Number+" "+l.Copied)
+		}
+	}
+	if len(copied) > 0 {
+		line += "  (copied: " + strings.Join(copied, ", ") + ")"
 	}
 	return line
 }

@@ -103,12 +103,15 @@ func TestClassroomGradesPassingFailingBrokenAndHangingCheckouts(t *testing.T) {
 	assert.Equal(t, outcomeGraded, alice.Outcome)
 	assert.True(t, alice.AllDone(), "alice passes: %v", alice.Lessons[0].failing())
 	assert.Empty(t, alice.Warnings)
+	assert.Equal(t, "reference", alice.Lessons[0].Copied, "alice's pass is the reference's: she took it with catch-up")
+	assert.NotEmpty(t, report.CopiedNote)
 
 	bob := byName["bob"]
 	assert.Equal(t, outcomeGraded, bob.Outcome)
 	assert.Equal(t, stateGraded, bob.Lessons[0].State)
 	assert.Equal(t, []string{"STDIO-06"}, bob.Lessons[0].failing())
 	require.Len(t, bob.Warnings, 1)
+	assert.Empty(t, bob.Lessons[0].Copied, "bob's stage is his own")
 	assert.Contains(t, bob.Warnings[0], "the grader differs from the instructor's copy: grader/lesson01/step1.go (edited)")
 
 	carol := byName["carol"]
@@ -131,8 +134,16 @@ func TestClassroomGradesPassingFailingBrokenAndHangingCheckouts(t *testing.T) {
 	assert.Equal(t, []string{"alice", "01", "graded", strconv.Itoa(all), "0"}, rows[1][:5])
 	assert.Equal(t, []string{"bob", "01", "graded", strconv.Itoa(all - 1), "1"}, rows[2][:5])
 	assert.Equal(t, "STDIO-06", rows[2][8])
+	copied := len(csvHeader) - 1
+	assert.Equal(t, "copied", csvHeader[copied])
+	assert.Equal(t, "reference", rows[1][copied])
+	assert.Empty(t, rows[2][copied])
 	assert.Equal(t, []string{"carol", "01", "build error"}, rows[3][:3])
 	assert.Equal(t, []string{"dave", "01", "graded", "0", strconv.Itoa(all)}, rows[4][:5])
+
+	page := readFile(t, filepath.Join(out, "report.html"))
+	assert.Contains(t, page, `<div class="copied">copied: reference</div>`)
+	assert.Contains(t, page, "It is not proof of cheating")
 
 	checkReportInBrowser(t, filepath.Join(out, "report.html"))
 }
@@ -177,6 +188,10 @@ func checkReportInBrowser(t *testing.T, page string) {
 		assert.Contains(t, row, cell, name)
 	}
 	assert.Contains(t, rowOf(dom, "bob"), "STDIO-06")
+	assert.Contains(t, rowOf(dom, "alice"), "copied: reference")
+	assert.NotContains(t, rowOf(dom, "bob"), "copied")
+	assert.Contains(t, dom, `id="copied-note"`, "the report says what the mark means")
+	assert.Contains(t, dom, "It is not proof of cheating")
 	assert.Contains(t, rowOf(dom, "bob"), "grader/lesson01/step1.go (edited)")
 	assert.Contains(t, rowOf(dom, "carol"), "does not build")
 }

@@ -66,8 +66,18 @@ func (a *app) grade(args []string) error {
 	// The starters to compare with are this course's: a checkout's own
 	// manifest is the learner's to edit.
 	states := stageStates(dir, a.root, lessons)
+	// So are the versions of each stage that the course writes itself.
+	copies, err := newCopyIndex(a.root, lessons)
+	if err != nil {
+		return err
+	}
 	opts := grader.Options{Root: dir, Base: ".", Race: os.Getenv("GRADER_RACE") == "1"}
 	enc := json.NewEncoder(a.stdout)
+	if !*asJSON && dir != a.root {
+		for _, w := range integrity(a.root, dir) {
+			fmt.Fprintln(a.stdout, "warning:", w)
+		}
+	}
 	allDone := true
 	for _, l := range lessons {
 		var r lessonResult
@@ -79,6 +89,7 @@ func (a *app) grade(args []string) error {
 		default:
 			r = gradeNow(ctx, l, opts)
 		}
+		r.Copied = copies.copied(dir, l.Stage)
 		allDone = allDone && r.Done()
 		if *asJSON {
 			if err := enc.Encode(r); err != nil {
@@ -108,6 +119,9 @@ func gradeLine(r lessonResult) string {
 	}
 	if t.skip > 0 {
 		line += fmt.Sprintf(" (%d checks do not apply)", t.skip)
+	}
+	if r.Copied != "" {
+		line += fmt.Sprintf(" (copied: %s)", r.Copied)
 	}
 	return line
 }

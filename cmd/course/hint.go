@@ -53,7 +53,11 @@ func showHint(w io.Writer, root, id string, level int) error {
 		}
 	}
 	fmt.Fprintf(w, "%s · %s (lesson %s, step %d)\n", c.ID, c.Title, l.Number, c.Step)
-	fmt.Fprintf(w, "Hint %d of 3, %s:\n\n%s\n\n", level, hintLevels[level-1], wrap(c.Hint.Level(level), "  "))
+	text, err := c.Hint.Text(root, level)
+	if err != nil {
+		return fmt.Errorf("the hint of %s quotes the reference, which this course no longer has as the hint says: %w", id, err)
+	}
+	fmt.Fprintf(w, "Hint %d of 3, %s:\n\n%s\n\n", level, hintLevels[level-1], wrap(text, "  "))
 	switch {
 	case again:
 		fmt.Fprintf(w, "That was the last level, again. To start over: %s hint %s --level 1\n", self, id)

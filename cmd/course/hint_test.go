@@ -1,6 +1,7 @@
 package main
 
 import (
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -9,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"mcpcourse/grader"
+	"mcpcourse/tools/courseroot"
 )
 
 func TestHintStepsUpOneLevelPerCall(t *testing.T) {
@@ -46,3 +48,22 @@ func TestHintStepsUpOneLevelPerCall(t *testing.T) {
 
 // squash joins words with single spaces, so that wrapped text compares.
 func squash(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// TestHintQuotesAreReadFromTheReference: a near-solution that quotes the
+// reference shows the reference's code, read when the hint is shown, with
+// no marker left.
+func TestHintQuotesAreReadFromTheReference(t *testing.T) {
+	course, err := courseroot.Find()
+	require.NoError(t, err)
+	// A course of its own, holding the one file the hint quotes: showing a
+	// hint also remembers its level in the course's .course folder.
+	root := t.TempDir()
+	writeFile(t, filepath.Join(root, "solutions", "02-streamable-http", "post.go"),
+		readFile(t, filepath.Join(course, "solutions", "02-streamable-http", "post.go")))
+	a := newTestApp(root, "")
+	require.NoError(t, showHint(a.out, root, "HTTP-19", 3))
+	out := a.out.String()
+	assert.NotContains(t, out, "{{quote")
+	assert.Contains(t, out, "responses, reject := stdio.ServeBatch(h.requestContext(r), sess.Session, version, body, nil)")
+	assert.NotContains(t, out, "// @step", "the reference's step markers are not part of a quote")
+}

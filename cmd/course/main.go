@@ -59,7 +59,7 @@ func init() {
 		{"board", "[--fresh] [--all]", "where you stand: every lesson, the first failure, the next step (the default)", (*app).board},
 		{"watch", "[NN] [--manual]", "re-grade the current lesson whenever you save a file of its stage", (*app).watch},
 		{"hint", "ID [--level N]", "the next level of a check's hint: a question, a pointer, a near-solution", (*app).hint},
-		{"catch-up", "NN [--yes]", "start lesson NN from the reference of the lesson before it (your files are backed up)", (*app).catchUp},
+		{"catch-up", "NN [--yes]", "start lesson NN on working code: each earlier stage whose lesson does not pass gets the reference (your files are backed up)", (*app).catchUp},
 		{"checkpoint", "NN S [--yes]", "start step S of lesson NN from the reference's state after step S-1 (your files are backed up)", (*app).checkpoint},
 		{"reset", "NN [--yes]", "reset lesson NN's stage to its starter (your files are backed up)", (*app).reset},
 		{"doctor", "", "check this machine for the course: Go, a loopback port, bash, curl, cgo, npm and Node", (*app).doctor},

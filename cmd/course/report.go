@@ -36,7 +36,8 @@ func writeReports(dir string, r classReport) error {
 }
 
 // csvHeader names the CSV's columns.
-var csvHeader = []string{"student", "lesson", "state", "passed", "failed", "warned", "not_run", "total", "failing_checks", "outcome", "warnings", "seconds", "path"}
+// copied is last, so that the columns before it stay where they were.
+var csvHeader = []string{"student", "lesson", "state", "passed", "failed", "warned", "not_run", "total", "failing_checks", "outcome", "warnings", "seconds", "path", "copied"}
 
 func writeCSV(buf *bytes.Buffer, r classReport) error {
 	w := csv.NewWriter(buf)
@@ -48,7 +49,7 @@ func writeCSV(buf *bytes.Buffer, r classReport) error {
 				s.Name, l.Number, l.State,
 				strconv.Itoa(t.passed()), strconv.Itoa(t.fail), strconv.Itoa(t.warn), strconv.Itoa(t.notRun), strconv.Itoa(len(l.Checks)),
 				strings.Join(l.failing(), " "), s.Outcome, strings.Join(s.Warnings, "; "),
-				strconv.FormatFloat(s.Seconds, 'f', 1, 64), s.Path,
+				strconv.FormatFloat(s.Seconds, 'f', 1, 64), s.Path, l.Copied,
 			})
 		}
 	}
@@ -59,12 +60,14 @@ func writeCSV(buf *bytes.Buffer, r classReport) error {
 // reportView is the HTML page's data, worked out in Go so that the
 // template only lays it out.
 type reportView struct {
-	Generated string
-	Course    string
-	Lessons   []lessonInfo
-	Rows      []reportRow
-	Totals    []string // per lesson: how many checkouts are done
-	Done      int
+	Generated  string
+	Course     string
+	CopiedNote string
+	Copies     int // how many lessons, over all checkouts, are marked copied
+	Lessons    []lessonInfo
+	Rows       []reportRow
+	Totals     []string // per lesson: how many checkouts are done
+	Done       int
 }
 
 type reportRow struct {
@@ -80,13 +83,14 @@ type reportCell struct {
 	Summary string // "24/24", "does not build", …
 	Failing []string
 	Details string // the first failure's report, or the compiler's output
+	Copied  string // the course's version the stage holds, or ""
 }
 
 // maxDetails caps the text behind a cell's "details", to keep the page light.
 const maxDetails = 8 << 10
 
 func newReportView(r classReport) reportView {
-	v := reportView{Generated: r.Generated.Format("2006-01-02 15:04"), Course: r.Course, Lessons: r.Lessons}
+	v := reportView{Generated: r.Generated.Format("2006-01-02 15:04"), Course: r.Course, Lessons: r.Lessons, CopiedNote: r.CopiedNote}
 	done := make([]int, len(r.Lessons))
 	for _, s := range r.Students {
 		row := reportRow{Name: s.Name, Outcome: s.Outcome, Detail: clipText(s.Detail), Seconds: fmt.Sprintf("%.1fs", s.Seconds), Warnings: s.Warnings, Class: "open"}
@@ -95,7 +99,10 @@ func newReportView(r classReport) reportView {
 			v.Done++
 		}
 		for i, l := range s.Lessons {
-			cell := reportCell{Lesson: l.Number}
+			cell := reportCell{Lesson: l.Number, Copied: l.Copied}
+			if l.Copied != "" {
+				v.Copies++
+			}
 			t := l.tally()
 			switch l.State {
 			case stateGraded:
@@ -157,12 +164,14 @@ td.notstarted { color: #888; }
 .fails { font-family: ui-monospace, monospace; font-size: 12px; }
 pre { max-width: 60em; max-height: 24em; overflow: auto; font-size: 12px; background: #fafafa; padding: .5em; }
 td.warnings div { color: #8a5300; }
+.copied { color: #5a3ea1; font-weight: 600; }
 </style>
 </head>
 <body>
 <h1>Classroom results</h1>
 <p>Graded {{.Generated}} with the grader of <code>{{.Course}}</code>: <span id="summary">{{.Done}} of {{len .Rows}} checkouts pass every lesson graded</span>.</p>
-<p id="controls"></p>
+{{if .Copies}}<p id="copied-note"><span class="copied">copied</span>: {{.CopiedNote}}</p>
+{{end}}<p id="controls"></p>
 <table id="results">
 <thead>
 <tr><th>Checkout</th>{{range .Lessons}}<th>{{.Number}} · {{.Title}}<div class="small">{{.Checks}} checks</div></th>{{end}}<th>Warnings</th><th>Time</th></tr>
@@ -170,7 +179,7 @@ td.warnings div { color: #8a5300; }
 <tbody>
 {{range .Rows}}<tr class="student {{.Class}}" data-student="{{.Name}}">
 <th scope="row">{{.Name}}<div class="small">{{.Outcome}}</div>{{if .Detail}}<details><summary class="small">why</summary><pre>{{.Detail}}</pre></details>{{end}}</th>
-{{range .Cells}}<td class="lesson {{.Class}}" data-lesson="{{.Lesson}}"><span class="count">{{.Summary}}</span>{{if .Failing}}<div class="fails">{{range .Failing}}{{.}} {{end}}</div>{{end}}{{if .Details}}<details><summary class="small">{{if eq .Class "build"}}compiler output{{else}}first failure{{end}}</summary><pre>{{.Details}}</pre></details>{{end}}</td>
+{{range .Cells}}<td class="lesson {{.Class}}" data-lesson="{{.Lesson}}"><span class="count">{{.Summary}}</span>{{if .Copied}}<div class="copied">copied: {{.Copied}}</div>{{end}}{{if .Failing}}<div class="fails">{{range .Failing}}{{.}} {{end}}</div>{{end}}{{if .Details}}<details><summary class="small">{{if eq .Class "build"}}compiler output{{else}}first failure{{end}}</summary><pre>{{.Details}}</pre></details>{{end}}</td>
 {{end}}<td class="warnings">{{range .Warnings}}<div>{{.}}</div>{{end}}</td>
 <td>{{.Seconds}}</td>
 </tr>

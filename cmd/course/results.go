@@ -64,6 +64,11 @@ type lessonResult struct {
 	Next    string `json:"next,omitempty"`
 	Reports string `json:"reports,omitempty"`
 
+	// Copied names the course's own version of the stage that the folder
+	// holds, file for file ("reference", "checkpoint 03 2"; see
+	// copyIndex), or is empty. grade and classroom set it, for instructors.
+	Copied string `json:"copied,omitempty"`
+
 	// Cached is set when the result was read back from the cache rather
 	// than graded by this run.
 	Cached bool `json:"-"`

@@ -18,46 +18,6 @@ import (
 	"mcpcourse/tools/starters"
 )
 
-// catchUp starts lesson NN from the reference of the lesson before it: the
-// stage before NN becomes a copy of its reference, so that the learner's
-// stage NN builds on working code.
-func (a *app) catchUp(args []string) error {
-	l, yes, err := a.stageCommand("catch-up", "the lesson to start", args)
-	if err != nil {
-		return err
-	}
-	i := lessonIndex(l)
-	if i == 0 {
-		return usageError("lesson %s is the first: there is nothing before it to catch up on. To start it afresh: %s reset %s", l.Number, self, l.Number)
-	}
-	prev := grader.Lessons()[i-1]
-	want, err := referenceFiles(a.root, prev.Stage)
-	if err != nil {
-		return err
-	}
-	if same, _ := stageHolds(a.root, prev.Stage, want); same {
-		fmt.Fprintf(a.stdout, "%s/ already holds the reference of lesson %s. Start lesson %s: %s\n", prev.Stage, prev.Number, l.Number, self)
-		return nil
-	}
-	fmt.Fprintf(a.stdout, "catch-up %s replaces everything in %s/ with the reference solution of lesson %s\n"+
-		"(solutions/%s, with its imports pointed at your stage folders), so that lesson %s builds on working code.\n"+
-		"Your files in %s/ are copied to a backup folder first.\n",
-		l.Number, prev.Stage, prev.Number, prev.Stage, l.Number, prev.Stage)
-	if !yes && !a.confirm("Replace "+prev.Stage+"/?") {
-		return &exitError{code: 1, msg: "nothing changed"}
-	}
-	backup, err := a.replaceStage(prev.Stage, want)
-	if err != nil {
-		return err
-	}
-	fmt.Fprintf(a.stdout, "Your files are in %s/.\n%s/ now holds the reference of lesson %s.\n", backup, prev.Stage, prev.Number)
-	if err := a.checkBuilds(prev); err != nil {
-		return err
-	}
-	fmt.Fprintf(a.stdout, "Next: lesson %s, step 1 (%s). See where you stand: %s\n", l.Number, l.Guide, self)
-	return nil
-}
-
 // checkpoint starts step S of lesson NN from the reference's state before
 // it: the stage folder as a learner has it after steps 1 to S-1, made from
 // the regions of the reference (tools/stages): the code of steps 1 to S-1,

@@ -49,10 +49,13 @@ func TestCatchUpStartsLesson02FromTheReferenceOfLesson01(t *testing.T) {
 	assert.Contains(t, readFile(t, filepath.Join(root, "01-stdio", "cmd", "server", "main.go")), `stdio "mcpcourse/01-stdio"`)
 	assert.Contains(t, a.out.String(), "Next: lesson 02, step 1")
 
-	// A second catch-up has nothing to do.
+	// A second catch-up has nothing to do, and grades nothing.
 	a = newTestApp(root, "")
 	require.Equal(t, 0, a.run([]string{"catch-up", "02"}))
-	assert.Contains(t, a.out.String(), "already holds the reference")
+	assert.Contains(t, a.out.String(), "it holds the reference already")
+	assert.Contains(t, a.out.String(), "nothing to replace")
+	assert.NotContains(t, a.out.String(), "Grading")
+	assert.Contains(t, a.out.String(), "Next: lesson 02, step 1")
 
 	a = newTestApp(root, "")
 	assert.Equal(t, 2, a.run([]string{"catch-up", "01"}), "nothing comes before lesson 01")

@@ -60,6 +60,7 @@ func (a *app) watch(args []string) error {
 		app:      a,
 		lesson:   lesson,
 		grade:    func(ctx context.Context, l *check.Lesson) lessonResult { return g.grade(ctx, l) },
+		earlier:  func(l *check.Lesson) []lessonResult { return g.earlierCached(l) },
 		interval: pollInterval,
 		manual:   *manual,
 		keyHelp:  in.help,
@@ -73,6 +74,7 @@ type watcher struct {
 	app      *app
 	lesson   *check.Lesson
 	grade    func(context.Context, *check.Lesson) lessonResult
+	earlier  func(*check.Lesson) []lessonResult // the lessons before it, as far as known; nil in tests
 	interval time.Duration
 	manual   bool
 	keys     <-chan byte
@@ -155,6 +157,9 @@ func (w *watcher) show(out io.Writer, st style, took time.Duration) {
 	} else {
 		renderChecks(out, st, r)
 		fmt.Fprintln(out)
+		if w.earlier != nil {
+			r.Reports = stagesKnown(w.lesson, r.Reports, w.earlier(w.lesson))
+		}
 		renderNext(out, st, w.app.root, progress{lessons: []lessonResult{r}, current: 0})
 	}
 	fmt.Fprintln(out)

@@ -128,8 +128,10 @@ type Hint struct {
 	Pointer  string // level 2
 	Near     string // level 3
 
-	// Quotes names the reference code that Near quotes word for word, so
-	// that a test holds the quote to the code it was taken from.
+	// Quotes names the reference code that Near quotes word for word: a
+	// line "{{quote N}}" of Near stands for Quotes[N], read from the
+	// reference when the hint is shown (Text), so that the quote is never
+	// a copy that could drift from the code.
 	Quotes []Source
 }
 
@@ -150,10 +152,16 @@ func (h Hint) Level(n int) string {
 	return ""
 }
 
-// Source is a function of the reference whose body a hint quotes.
+// Source is a run of lines of a function of the reference that a hint
+// quotes.
 type Source struct {
 	File string // relative to the course root, such as "solutions/02-streamable-http/post.go"
 	Func string // the function's name; a method's name alone, such as "serveBatch"
+	// From and To are the first and the last line of the run, as they
+	// read without their indentation; each must be a line of the function
+	// exactly once. An empty From starts at the body's first line, an
+	// empty To ends at its last.
+	From, To string
 }
 
 // Slug is the check's id and title as one test name, such as

@@ -701,11 +701,7 @@ var http16 = &check.Check{
 
 And in sweepLocked(now):
 
-	for _, sess := range s.byID {
-		if sess.active == 0 && now.Sub(sess.lastUsed) > s.timeout {
-			s.endLocked(sess)
-		}
-	}`,
+{{quote 1}}`,
 		Quotes: []check.Source{{File: "solutions/02-streamable-http/sessions.go", Func: "acquire"}, {File: "solutions/02-streamable-http/sessions.go", Func: "sweepLocked"}},
 	},
 	Claims: []check.Claim{

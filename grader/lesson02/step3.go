@@ -107,24 +107,7 @@ var http19 = &check.Check{
 
 In serveBatch:
 
-	sess, done, ok := h.Session(w, r)
-	if !ok {
-		return
-	}
-	defer done()
-	version, ok := h.ProtocolVersion(w, r, sess)
-	if !ok {
-		return
-	}
-	responses, reject := stdio.ServeBatch(h.requestContext(r), sess.Session, version, body, nil)
-	switch {
-	case reject != nil:
-		httpjson.Write(w, http.StatusBadRequest, reject)
-	case len(responses) == 0:
-		w.WriteHeader(http.StatusAccepted)
-	default:
-		httpjson.Write(w, http.StatusOK, responses)
-	}`,
+{{quote 1}}`,
 		Quotes: []check.Source{{File: "solutions/02-streamable-http/post.go", Func: "servePOST"}, {File: "solutions/02-streamable-http/post.go", Func: "serveBatch"}},
 	},
 	Claims: []check.Claim{

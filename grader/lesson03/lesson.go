@@ -26,7 +26,8 @@ var Lesson = &check.Lesson{
 	Causes: map[string]string{check.CauseStart: "SSE-01", check.CauseUnimplemented: "SSE-01", check.CauseInitialize: "SSE-01",
 		check.CauseSession: "SSE-01", probe.CauseGETStream: "SSE-01", causeEventIDs: "SSE-14"},
 	Underneath: "stage 03 answers POST, initialize included, with your stage 02: if lesson 02 does not pass yet (go test ./grader -run Lesson02), " +
-		"finish it, or take its reference with go run ./cmd/course catch-up 03",
+		"finish it, or run go run ./cmd/course catch-up 03, which puts the reference in place of each earlier stage whose lesson does not pass; " +
+		"once lessons 01 and 02 pass, the trouble is in stage 03 itself",
 	Steps: []check.Step{step1, step2, step3, step4},
 	Unchecked: []check.Claim{
 		{Claim: "the log is also bounded in bytes (ReplayBytes)", Where: "deep dives", How: "the lesson says the grader does not check it; the event bound is SSE-27"},

@@ -23,7 +23,8 @@ var Lesson = &check.Lesson{
 	Causes: map[string]string{check.CauseStart: "ORIGIN-03", check.CauseUnimplemented: "ORIGIN-03", check.CauseInitialize: "ORIGIN-03",
 		check.CauseSession: "ORIGIN-03", causeOriginGuard: "ORIGIN-01", causeCORS: "ORIGIN-12", causeWebSocket: "ORIGIN-15"},
 	Underneath: "stage 04 serves /mcp with your stage 03, and stage 03 with your stage 02: if lesson 03 does not pass yet (go test ./grader -run Lesson03), " +
-		"finish it, or take the reference of stages 01 to 03 with go run ./cmd/course catch-up 04",
+		"finish it, or run go run ./cmd/course catch-up 04, which puts the reference in place of each earlier stage whose lesson does not pass; " +
+		"once lessons 01 to 03 pass, the trouble is in stage 04 itself",
 	Steps: []check.Step{step1, step2, step3, step4, step5, step6},
 	Unchecked: []check.Claim{
 		{Claim: "a real browser: an allowed page initializes, reads its session id, calls a tool, reads the SSE stream and uses the WebSocket; a foreign page is refused at every step", Where: "deep dives", How: "proven by TestBrowser04 in a headless Chromium (grader/browser_test.go, go run ./cmd/course clients 04), which is not a check of the lesson"},

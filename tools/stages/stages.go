@@ -171,6 +171,22 @@ func pointAtLearner(src []byte) []byte {
 	return bytes.ReplaceAll(src, []byte(`./solutions/`), []byte(`./`))
 }
 
+// AsLearner is a stage file as the course would render it for a learner:
+// a Go file with its imports of mcpcourse/solutions/… (and the commands in
+// its comments) pointed at the learner's folders, and gofmt'ed; any other
+// file, or one that does not parse, as it is. A file copied by hand from
+// solutions/ compares equal, after it, to what catch-up writes.
+func AsLearner(rel string, src []byte) []byte {
+	if !strings.HasSuffix(rel, ".go") {
+		return src
+	}
+	src = pointAtLearner(src)
+	if out, err := format.Source(src); err == nil {
+		return out
+	}
+	return src
+}
+
 // WriteStarters writes each stage's starter, state 0, into its folder under
 // root: the folder then holds exactly the generated files.
 func WriteStarters(root string, stages []string) error {

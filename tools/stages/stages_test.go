@@ -244,6 +244,19 @@ func TestPointAtLearner(t *testing.T) {
 	assert.False(t, strings.Contains(string(out), "solutions"))
 }
 
+func TestAsLearnerMakesACopyOfTheReferenceWhatCatchUpWrites(t *testing.T) {
+	root := courseRoot(t)
+	ref, err := Reference(root, "02-streamable-http", false)
+	require.NoError(t, err)
+	src, err := os.ReadFile(filepath.Join(root, "solutions", "02-streamable-http", "cmd", "server", "main.go"))
+	require.NoError(t, err)
+	// Copied by hand, imports untouched, and indented by another editor.
+	copied := strings.ReplaceAll(string(src), "\t", "    ")
+	assert.Equal(t, string(ref["cmd/server/main.go"]), string(AsLearner("cmd/server/main.go", []byte(copied))))
+	assert.Equal(t, "not go {", string(AsLearner("notes.txt", []byte("not go {"))))
+	assert.Equal(t, "package x\nfunc (", string(AsLearner("broken.go", []byte("package x\nfunc ("))), "a file that does not parse stays as it is")
+}
+
 func TestReplacementsMakeAFolderHoldItsFiles(t *testing.T) {
 	root := t.TempDir()
 	write := func(rel, content string) {
