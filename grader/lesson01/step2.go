@@ -95,20 +95,24 @@ func checkJSONRPCVersion(t *check.T) {
 var stdio12 = &check.Check{
 	ID: "STDIO-12", Step: 2, Severity: check.Must, Budget: 5 * time.Second,
 	Title: "a request with \"id\": null gets -32600",
-	Spec:  messagesRule("Unlike base JSON-RPC, the ID MUST NOT be null"),
+	Spec:  spec.JSONRPCErrors,
 	Hint: check.Hint{
 		Report:   `Decoding straight into a struct with an *ID field turns "id": null into a nil pointer, so the request looks like a notification and gets no answer. Decode the members as json.RawMessage first: null is then the four bytes "null", and absent is nil.`,
 		Question: "After decoding, can your code tell \"id\": null from a message with no id at all?",
 		Pointer:  "basic/index › Requests: unlike base JSON-RPC, the ID MUST NOT be null. With json.RawMessage an absent member stays nil, while null becomes the four bytes null.",
 		Near:     "\tvar raw struct {\n\t\tID     json.RawMessage `json:\"id\"`\n\t\tMethod json.RawMessage `json:\"method\"`\n\t\t// …\n\t}\n\tif err := json.Unmarshal(line, &raw); err != nil { /* -32600: not an object */ }\n\tif raw.Method != nil && string(raw.ID) == \"null\" {\n\t\treturn nil, jsonrpc.NewErrorResponse(jsonrpc.ID{},\n\t\t\tjsonrpc.NewError(jsonrpc.CodeInvalidRequest, \"invalid request: a request id must not be null\"))\n\t}",
 	},
-	Robustness: &spec.ClientInput,
+	Robustness: &nullIDRule,
 	Claims: []check.Claim{
 		{Claim: "a request with \"id\": null gets -32600 (MCP is stricter than JSON-RPC)", Where: "concept, step 2"},
 	},
 	Checklist: []string{"A3"},
 	Run:       checkNullID,
 }
+
+// nullIDRule is the rule a request with a null id breaks: MCP's own,
+// stricter than JSON-RPC's.
+var nullIDRule = messagesRule("Unlike base JSON-RPC, the ID MUST NOT be null")
 
 func checkNullID(t *check.T) {
 	s := wire.StartStdio(t)
