@@ -67,10 +67,11 @@ func testGoSDKClientStdio(t *testing.T, s stage) {
 	logOnFailure(t, "stdio server", stderr)
 
 	// Connect starts the process and runs the handshake. The SDK's newest
-	// revision is 2026-07-28, which it offers first through server/discover;
-	// this server answers "method not found" (-32601), so the SDK falls back
-	// to initialize with 2025-11-25, which the server accepts.
-	cs, err := client.Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
+	// revision is 2026-07-28, which it offers first through server/discover,
+	// and the given code serves it on stdio: a process whose first request
+	// is server/discover speaks 2026-07-28. This test is about the session
+	// era, so it pins the client to 2025-11-25, which starts with initialize.
+	cs, err := client.Connect(ctx, &mcp.CommandTransport{Command: cmd}, &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
 	require.NoError(t, err, "connect and initialize")
 	// If the test stops early, still end the child process. Close is
 	// idempotent, so this is harmless after the Close checked below.

@@ -33,6 +33,16 @@ type Error struct {
 	Code    int             `json:"code"`
 	Message string          `json:"message"`
 	Data    json.RawMessage `json:"data,omitempty"`
+
+	// HTTPStatus is the HTTP status a Streamable HTTP transport answers
+	// this error with, when the protocol fixes one: MCP 2026-07-28 asks 404
+	// for an unknown method and 400 for a malformed _meta, a header that
+	// does not match the body, a missing client capability or an
+	// unsupported version (basic/transports/streamable-http, "Protocol
+	// Version Header" and "Server Validation"). Zero means the protocol
+	// fixes none, and a transport answers 200 as for any response. It is
+	// never sent: it belongs to the transport, not to the message.
+	HTTPStatus int `json:"-"`
 }
 
 // NewError returns an Error with the given code and a formatted message.

@@ -25,8 +25,13 @@ var ErrNoOutlet = errors.New("mcp: no outlet attached: the message is dropped")
 // the spec lets a server send them, and does not make it keep them.
 func (s *Session) Attach(outlet Peer) {
 	s.mu.Lock()
-	defer s.mu.Unlock()
 	s.outlet = outlet
+	follow := outlet != nil && !s.following
+	s.following = s.following || follow
+	s.mu.Unlock()
+	if follow {
+		s.followChanges()
+	}
 }
 
 // Notify sends a notification through the session's outlet.
@@ -68,6 +73,16 @@ const (
 )
 
 var levelNames = []string{"debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"}
+
+// parseLevel returns the level with a name, and whether there is one.
+func parseLevel(name string) (Level, bool) {
+	for i, n := range levelNames {
+		if n == name {
+			return Level(i), true
+		}
+	}
+	return 0, false
+}
 
 func (l Level) String() string {
 	if l < 0 || int(l) >= len(levelNames) {
@@ -190,11 +205,19 @@ func (s *Session) deliver(msg *jsonrpc.Message) {
 // Request is one request of the client's while it is served: what a tool
 // or a method handler sees, and how it reaches the client before its
 // response.
+//
+// At 2026-07-28 (Stateless) there may be no Session: everything the request
+// needs is in it, and Meta says what its _meta declared.
 type Request struct {
 	Session *Session
 	ID      jsonrpc.ID
 	Params  json.RawMessage
 	peer    Peer // the request's own stream, or nil
+
+	server         *Server                    // set at 2026-07-28, where Session may be nil
+	meta           *RequestMeta               // the request's _meta at 2026-07-28; nil in a session of the 2025 era
+	inputResponses map[string]json.RawMessage // a retried multi round-trip request's answers
+	state          json.RawMessage            // its verified requestState; see Request.State
 }
 
 // ProgressToken returns the request's _meta.progressToken, or nil.
@@ -232,13 +255,38 @@ func (r *Request) Progress(ctx context.Context, progress, total float64, message
 
 // Log sends a log message that belongs to this request: on the request's
 // own stream when it has one, else through the session's outlet.
+//
+// At 2026-07-28 it is sent only when the request's _meta set a log level
+// ("The server MUST NOT emit notifications/message for a request that does
+// not include this field"), at or above it, and only on the request's own
+// stream: "the server MUST NOT deliver it ... on any stream other than the
+// one carrying the response to the request that set the log level"
+// (server/utilities/logging).
 func (r *Request) Log(ctx context.Context, level Level, logger string, data any) error {
+	if r.meta != nil {
+		if !r.meta.HasLogLevel || level < r.meta.LogLevel || r.peer == nil {
+			return nil
+		}
+		n, err := jsonrpc.NewNotification("notifications/message", map[string]any{
+			"level": level, "logger": logger, "data": data,
+		})
+		if err != nil {
+			return err
+		}
+		return r.peer.Send(ctx, n)
+	}
 	return r.Session.log(ctx, r.peer, level, logger, data)
 }
 
 // Call sends a request of the server's own to the client while this request
 // runs (sampling, elicitation, roots), on this request's stream when it has
 // one, else through the outlet; see Session.Call.
+//
+// At 2026-07-28 it fails with ErrStateless: a tool returns an InputRequired
+// instead.
 func (r *Request) Call(ctx context.Context, method string, params any) (json.RawMessage, error) {
+	if r.meta != nil {
+		return nil, ErrStateless
+	}
 	return r.Session.Call(ctx, r.peer, method, params)
 }

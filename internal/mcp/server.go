@@ -1,22 +1,12 @@
-// Package mcp is the course's MCP "notes" server: what it answers, not how the
-// answers travel. It is given code, shared by every stage. A transport decodes
-// messages, hands each valid one to a Session, and delivers what comes back.
-//
-// The notes server speaks the lifecycle (initialize with version
-// negotiation, notifications/initialized, ping), tools/list and tools/call
-// with five tools (echo, add_note, list_notes, countdown, history),
-// logging/setLevel, and notifications/cancelled.
-//
-// Messages the server starts on its own, outside any response, leave a
-// session through its outlet: whatever stream the transport has attached
-// (stdout on stdio, the standalone GET stream over HTTP). See Session.Attach.
 package mcp
 
 import (
 	"context"
+	"crypto/rand"
 	"encoding/json"
 	"errors"
 	"sync"
+	"time"
 
 	"mcpcourse/internal/jsonrpc"
 )
@@ -33,18 +23,44 @@ type Options struct {
 	Info         Implementation
 	Instructions string
 
-	// Capabilities are declared in the InitializeResult as they are, beside
-	// "tools" and "logging", which every server here declares.
+	// Capabilities are declared in the InitializeResult and by
+	// server/discover as they are, beside "tools" and "logging", which every
+	// server here declares.
 	Capabilities map[string]any
+
+	// StatelessInstructions are what server/discover says at 2026-07-28,
+	// where the tools may differ from a session's. Empty: Instructions.
+	StatelessInstructions string
+
+	// Changes is the feed that carries changes to listeners; nil makes one
+	// for this process (NewMemoryFeed). See ChangeFeed.
+	Changes ChangeFeed
+
+	// StateKey signs the requestState of multi round-trip requests, so that
+	// a client cannot forge or alter it. Processes that serve one endpoint
+	// together share a key; nil makes a random one, and a restarted server
+	// then refuses the states it issued before.
+	StateKey []byte
 }
 
 // Server holds what all sessions share: the server's name, its tools and
-// the request methods it serves. Per-client state lives in a Session.
-// Configure a Server before its first session starts.
+// the request methods it serves, and at 2026-07-28, where there are no
+// sessions, the notebooks and the change feed. Per-client state of the 2025
+// era lives in a Session. Configure a Server before its first request.
 type Server struct {
 	opts    Options
-	tools   []*Tool
+	tools   []*Tool // a session's tools/list (2025 era)
 	methods map[string]MethodHandler
+
+	statelessTools   []*Tool                  // tools/list at 2026-07-28
+	statelessMethods map[string]MethodHandler // the core's own methods at 2026-07-28: the notes as resources
+	notebooks        *notebookStore           // nil: a server with no notebooks
+	changes          ChangeFeed
+	serverInfo       json.RawMessage // opts.Info, for every result's _meta at 2026-07-28
+	stateKey         []byte
+	now              func() time.Time
+	ending           chan struct{} // closed by EndListens
+	endOnce          sync.Once
 }
 
 // MethodHandler serves one request method a Server does not know itself.
@@ -52,26 +68,66 @@ type Server struct {
 type MethodHandler func(ctx context.Context, req *Request) (result any, err *jsonrpc.Error)
 
 // New returns a server with no tools.
-func New(opts Options) *Server { return &Server{opts: opts} }
+func New(opts Options) *Server {
+	s := &Server{opts: opts, changes: opts.Changes, stateKey: opts.StateKey, now: time.Now, ending: make(chan struct{})}
+	if s.changes == nil {
+		s.changes = NewMemoryFeed()
+	}
+	if s.stateKey == nil {
+		s.stateKey = make([]byte, 32)
+		if _, err := rand.Read(s.stateKey); err != nil {
+			panic("crypto/rand failed: " + err.Error()) // cannot happen on supported systems
+		}
+	}
+	s.serverInfo, _ = json.Marshal(opts.Info) // an Implementation always marshals
+	return s
+}
 
 // NewServer returns the notes server, the one every stage of the course
-// serves.
+// serves. A session of the 2025 era keeps its notes in a notebook of its
+// own; at 2026-07-28 a client makes notebooks with new_notebook and names
+// them by handle (doc.go tells the whole story).
 func NewServer() *Server {
 	s := New(Options{
-		Info:         Implementation{Name: "mcp-course-notes", Title: "MCP course notes server", Version: "1.0.0"},
-		Instructions: "A small notes server from the MCP transports course. Tools: echo, add_note, list_notes, countdown, history.",
+		Info:                  Implementation{Name: "mcp-course-notes", Title: "MCP course notes server", Version: "1.0.0"},
+		Instructions:          "A small notes server from the MCP transports course. Tools: echo, add_note, list_notes, countdown, history.",
+		StatelessInstructions: "A small notes server from the MCP transports course. Make a notebook with new_notebook, then pass its handle to add_note, list_notes, clear_notes and history. Tools: echo, new_notebook, add_note, list_notes, clear_notes, countdown, history.",
 	})
 	for _, t := range notesTools() {
-		s.AddTool(t)
+		s.AddSessionTool(t)
+	}
+	for _, t := range statelessNotesTools() {
+		s.AddStatelessTool(t)
+	}
+	s.notebooks = newNotebookStore(func() time.Time { return s.now() })
+	s.statelessMethods = map[string]MethodHandler{
+		"resources/list":           s.listNotebookResources,
+		"resources/templates/list": s.listNotebookTemplates,
+		"resources/read":           s.readNotebook,
 	}
 	return s
 }
 
-// AddTool adds a tool to tools/list and tools/call.
-func (s *Server) AddTool(t *Tool) { s.tools = append(s.tools, t) }
+// AddTool adds a tool to tools/list and tools/call in both eras.
+func (s *Server) AddTool(t *Tool) {
+	s.AddSessionTool(t)
+	s.AddStatelessTool(t)
+}
 
-// HandleMethod serves requests for method with h. Methods the server knows
-// itself (initialize, ping, tools/*, logging/setLevel) cannot be replaced.
+// AddSessionTool adds a tool to the tools/list and tools/call of sessions
+// (the 2025 era) only.
+func (s *Server) AddSessionTool(t *Tool) { s.tools = append(s.tools, t) }
+
+// AddStatelessTool adds a tool to tools/list and tools/call at 2026-07-28
+// only.
+func (s *Server) AddStatelessTool(t *Tool) { s.statelessTools = append(s.statelessTools, t) }
+
+// HandleMethod serves requests for method with h, in both eras. Methods the
+// server knows itself (initialize, ping, tools/*, logging/setLevel, and at
+// 2026-07-28 server/discover and subscriptions/listen) cannot be replaced,
+// and the methods 2026-07-28 removed get -32601 there whatever h says. At
+// 2026-07-28 h gets a Request with no Session (Request.Stateless), and its
+// result gains the fields that era adds to every result.
 func (s *Server) HandleMethod(method string, h MethodHandler) {
 	if s.methods == nil {
 		s.methods = map[string]MethodHandler{}
@@ -105,15 +161,16 @@ const (
 //
 // Handle may be called from many goroutines at once.
 type Session struct {
-	server *Server
+	server   *Server
+	notebook Notebook // the session's notes, and the history of its calls
 
-	mu       sync.Mutex
-	version  ProtocolVersion // zero until initialize has been answered
-	notes    []string
-	history  []string
-	inflight map[string]context.CancelFunc // by request id
-	early    []string                      // ids cancelled before their request started; see handleNotification
-	closed   bool
+	mu        sync.Mutex
+	version   ProtocolVersion               // zero until initialize has been answered
+	stateless bool                          // the session's first request chose 2026-07-28 (stdio); see servesStateless
+	following bool                          // the session follows the change feed; see followChanges
+	inflight  map[string]context.CancelFunc // by request id; a subscriptions/listen is in flight until it ends
+	early     []string                      // ids cancelled before their request started; see handleNotification
+	closed    bool
 
 	// The outlet, and what travels through it (outlet.go). Each field
 	// stays zero until it is used, so an idle session stays small.
@@ -130,14 +187,18 @@ const maxEarlyCancels = 64
 
 // NewSession starts a conversation with one client.
 func (s *Server) NewSession() *Session {
-	return &Session{server: s, inflight: make(map[string]context.CancelFunc), logLevel: defaultLogLevel}
+	return &Session{server: s, notebook: Notebook{owner: "session"}, inflight: make(map[string]context.CancelFunc), logLevel: defaultLogLevel}
 }
 
-// Version returns the protocol version negotiated by initialize, and false if
-// initialize has not been answered yet.
+// Version returns the protocol version the session speaks: the one
+// initialize negotiated, or 2026-07-28 once the session's first request
+// chose the stateless era. It returns false while neither has happened.
 func (s *Session) Version() (ProtocolVersion, bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if s.stateless {
+		return StatelessVersions[0], true
+	}
 	return s.version, s.version.Name != ""
 }
 
@@ -190,8 +251,16 @@ func (s *Session) Context() context.Context {
 // peer is how the request's handler reaches the client while it runs: its
 // progress notifications go there. It may be nil for a transport that cannot
 // deliver them.
+//
+// A session serves both eras, one per session: its first request that
+// decides chooses (see servesStateless). That is how a stdio server serves
+// 2026-07-28 with no change to its loop. A subscriptions/listen of that era
+// is answered later, when it ends: Handle returns nil for it at once, and
+// the listen runs on, sending through peer, until it is cancelled.
 func (s *Session) Handle(ctx context.Context, msg *jsonrpc.Message, peer Peer) *jsonrpc.Message {
 	switch {
+	case msg.IsRequest() && msg.Method == "subscriptions/listen" && s.servesStateless(msg.Method, msg.Params):
+		return s.startListen(ctx, msg, peer)
 	case msg.IsRequest():
 		return s.handleRequest(ctx, msg, peer)
 	case msg.IsNotification():
@@ -239,37 +308,11 @@ func (s *Session) handleNotification(msg *jsonrpc.Message) {
 
 func (s *Session) handleRequest(ctx context.Context, msg *jsonrpc.Message, peer Peer) *jsonrpc.Message {
 	id := *msg.ID
-	key := id.String()
-
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-
-	s.mu.Lock()
-	switch {
-	case s.closed:
-		s.mu.Unlock()
-		return nil
-	case s.inflight[key] != nil:
-		s.mu.Unlock()
-		// Two requests in flight with one id could never be told apart,
-		// nor could a cancellation name one of them.
-		return jsonrpc.NewErrorResponse(id, jsonrpc.NewError(jsonrpc.CodeInvalidRequest,
-			"request id %s is already in use by a request still in flight", key))
+	ctx, end, refused, ok := s.begin(ctx, id)
+	if !ok {
+		return refused
 	}
-	s.inflight[key] = cancel
-	for i, early := range s.early {
-		if early == key {
-			s.early = append(s.early[:i], s.early[i+1:]...)
-			cancel()
-			break
-		}
-	}
-	s.mu.Unlock()
-	defer func() {
-		s.mu.Lock()
-		delete(s.inflight, key)
-		s.mu.Unlock()
-	}()
+	defer end()
 
 	req := &Request{Session: s, ID: id, Params: msg.Params, peer: peer}
 	result, rpcErr := s.dispatch(ctx, msg.Method, req)
@@ -286,6 +329,45 @@ func (s *Session) handleRequest(ctx context.Context, msg *jsonrpc.Message, peer 
 	return resp
 }
 
+// begin puts a request in flight under its id, so that a cancellation can
+// find it, and returns its context and the function that ends it. A session
+// that has closed serves nothing (ok false, nothing to answer); an id
+// already in flight is refused.
+func (s *Session) begin(ctx context.Context, id jsonrpc.ID) (_ context.Context, end func(), refused *jsonrpc.Message, ok bool) {
+	key := id.String()
+	ctx, cancel := context.WithCancel(ctx)
+
+	s.mu.Lock()
+	switch {
+	case s.closed:
+		s.mu.Unlock()
+		cancel()
+		return nil, nil, nil, false
+	case s.inflight[key] != nil:
+		s.mu.Unlock()
+		cancel()
+		// Two requests in flight with one id could never be told apart,
+		// nor could a cancellation name one of them.
+		return nil, nil, jsonrpc.NewErrorResponse(id, jsonrpc.NewError(jsonrpc.CodeInvalidRequest,
+			"request id %s is already in use by a request still in flight", key)), false
+	}
+	s.inflight[key] = cancel
+	for i, early := range s.early {
+		if early == key {
+			s.early = append(s.early[:i], s.early[i+1:]...)
+			cancel()
+			break
+		}
+	}
+	s.mu.Unlock()
+	return ctx, func() {
+		cancel()
+		s.mu.Lock()
+		delete(s.inflight, key)
+		s.mu.Unlock()
+	}, nil, true
+}
+
 // dispatch runs one request's method. A panic in a handler becomes an
 // internal error for that request alone, so one bad call cannot take the
 // whole server down.
@@ -295,6 +377,9 @@ func (s *Session) dispatch(ctx context.Context, method string, req *Request) (re
 			result, rpcErr = nil, jsonrpc.NewError(jsonrpc.CodeInternalError, "internal error: %v", p)
 		}
 	}()
+	if s.servesStateless(method, req.Params) {
+		return s.dispatchStateless(ctx, method, req)
+	}
 	switch method {
 	case "initialize":
 		return s.initialize(req.Params)

@@ -62,26 +62,34 @@ func textTool(run func(ctx context.Context, req *Request, args json.RawMessage) 
 	}
 }
 
+// echoTool is the echo tool, the same in both eras.
+func echoTool() *Tool {
+	return &Tool{
+		Name:        "echo",
+		Title:       "Echo",
+		Description: "Returns its text argument unchanged.",
+		InputSchema: json.RawMessage(`{"type":"object","properties":{"text":{"type":"string","description":"The text to send back."}},"required":["text"]}`),
+		Run: textTool(func(_ context.Context, _ *Request, args json.RawMessage) (string, error) {
+			var a struct {
+				Text *string `json:"text"`
+			}
+			if err := decodeArgs(args, &a); err != nil {
+				return "", err
+			}
+			if a.Text == nil {
+				return "", fmt.Errorf(`missing required argument "text"`)
+			}
+			return *a.Text, nil
+		}),
+	}
+}
+
+// notesTools are the notes server's tools in a session (the 2025 era): the
+// notes and the history are the session's own. statelessNotesTools are the
+// 2026-07-28 ones.
 func notesTools() []*Tool {
 	return []*Tool{
-		{
-			Name:        "echo",
-			Title:       "Echo",
-			Description: "Returns its text argument unchanged.",
-			InputSchema: json.RawMessage(`{"type":"object","properties":{"text":{"type":"string","description":"The text to send back."}},"required":["text"]}`),
-			Run: textTool(func(_ context.Context, _ *Request, args json.RawMessage) (string, error) {
-				var a struct {
-					Text *string `json:"text"`
-				}
-				if err := decodeArgs(args, &a); err != nil {
-					return "", err
-				}
-				if a.Text == nil {
-					return "", fmt.Errorf(`missing required argument "text"`)
-				}
-				return *a.Text, nil
-			}),
-		},
+		echoTool(),
 		{
 			Name:  "add_note",
 			Title: "Add a note",
@@ -248,24 +256,13 @@ func (s *Session) callTool(ctx context.Context, req *Request) (any, *jsonrpc.Err
 	return result, nil
 }
 
-// remember adds a finished tool call to the session's history.
+// remember adds a finished tool call to the session's history. Every call
+// of a session is made with the session's notebook.
 func (s *Session) remember(tool string, id jsonrpc.ID, outcome string) {
-	if tool == "history" {
-		return // asking what happened is not itself news
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.history = append(s.history, fmt.Sprintf("%s (id %s): %s", tool, id, outcome))
-	if len(s.history) > MaxHistory {
-		s.history = s.history[1:]
-	}
+	s.notebook.remember(tool, id, outcome)
 }
 
-func (s *Session) listHistory() []string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return append([]string(nil), s.history...)
-}
+func (s *Session) listHistory() []string { return s.notebook.calls() }
 
 // numbered lists items as "1. …" lines, or says empty when there are none.
 func numbered(items []string, empty string) string {
@@ -279,25 +276,8 @@ func numbered(items []string, empty string) string {
 	return strings.TrimSuffix(b.String(), "\n")
 }
 
-// addNote stores a note and returns how many the session now holds.
-func (s *Session) addNote(text string) (int, error) {
-	if text == "" {
-		return 0, fmt.Errorf(`argument "text" must not be empty`)
-	}
-	if len(text) > MaxNoteBytes {
-		return 0, fmt.Errorf("a note holds at most %d bytes; this one has %d", MaxNoteBytes, len(text))
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if len(s.notes) >= MaxNotes {
-		return 0, fmt.Errorf("this session already holds %d notes, the most it may", MaxNotes)
-	}
-	s.notes = append(s.notes, text)
-	return len(s.notes), nil
-}
+// addNote stores a note in the session's notebook and returns how many it
+// now holds.
+func (s *Session) addNote(text string) (int, error) { return s.notebook.add(text) }
 
-func (s *Session) listNotes() []string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return append([]string(nil), s.notes...)
-}
+func (s *Session) listNotes() []string { return s.notebook.list() }

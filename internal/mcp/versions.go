@@ -1,5 +1,32 @@
 package mcp
 
+// Era is how a protocol revision opens a conversation and carries it. The
+// three eras are what a server must tell apart when one endpoint serves
+// clients of every age (MCP 2026-07-28, basic/versioning, "Backward
+// Compatibility with Initialization-Based Versions").
+type Era string
+
+// The eras, oldest first.
+const (
+	// EraHTTPSSE is 2024-11-05: an initialize handshake, and over HTTP the
+	// old HTTP+SSE transport (a GET stream plus a separate POST endpoint).
+	// No stage of the course serves it yet; it is in the table so that
+	// every revision the course names has a row.
+	EraHTTPSSE Era = "http+sse"
+
+	// EraSessions is 2025-03-26 to 2025-11-25, the era lessons 01-04
+	// teach: an initialize handshake that negotiates the version once, and
+	// over HTTP the Streamable HTTP transport with sessions, a GET stream
+	// and resumable SSE.
+	EraSessions Era = "sessions"
+
+	// EraStateless is 2026-07-28: no initialize and no session. Every
+	// request names its protocol version and the client's capabilities in
+	// params._meta (the spec calls this era "modern", and the two before
+	// it "legacy").
+	EraStateless Era = "stateless"
+)
+
 // ProtocolVersion is one MCP revision this server speaks, with the transport
 // behaviour that differs between revisions. Every stage asks this table
 // instead of comparing version strings, so adding a revision is one new row.
@@ -7,6 +34,10 @@ type ProtocolVersion struct {
 	// Name is the revision's date, as sent in "protocolVersion" and in the
 	// MCP-Protocol-Version HTTP header.
 	Name string
+
+	// Era says how the revision opens a conversation: with initialize
+	// (EraHTTPSSE, EraSessions), or not at all (EraStateless).
+	Era Era
 
 	// Batches reports whether JSON-RPC batches (arrays of messages) are
 	// allowed. Only 2025-03-26 has them: it says implementations MUST support
@@ -22,21 +53,35 @@ type ProtocolVersion struct {
 	Priming bool
 }
 
-// Versions lists the revisions this server negotiates, newest first. The
-// first row is the one the server prefers when a client asks for a revision
-// it does not know (lifecycle, "Version Negotiation": the server SHOULD answer
-// with the latest version it supports).
-//
-// Stages 01-04 teach 2025-11-25, the last revision with sessions, the GET
-// stream and resumability. 2026-07-28 drops all three and will arrive with a
-// stage of its own; it is deliberately not in this table yet.
-var Versions = []ProtocolVersion{
-	{Name: "2025-11-25", Priming: true},
-	{Name: "2025-06-18"},
-	{Name: "2025-03-26", Batches: true},
+// Revisions is every revision the course knows, newest first: one table for
+// all of them, whatever their era.
+var Revisions = []ProtocolVersion{
+	{Name: "2026-07-28", Era: EraStateless},
+	{Name: "2025-11-25", Era: EraSessions, Priming: true},
+	{Name: "2025-06-18", Era: EraSessions},
+	{Name: "2025-03-26", Era: EraSessions, Batches: true},
+	{Name: "2024-11-05", Era: EraHTTPSSE},
 }
 
-// LatestVersion is the revision the server prefers.
+// Versions lists the revisions initialize negotiates, newest first: the
+// session era, which stages 01-04 teach. The first row is the one the server
+// prefers when a client asks for a revision it does not know (lifecycle,
+// "Version Negotiation": the server SHOULD answer with the latest version it
+// supports).
+//
+// 2026-07-28 is not among them, and never can be: it has no initialize.
+// Neither is 2024-11-05, whose HTTP+SSE transport no stage serves yet; an
+// initialize asking for it is answered with 2025-11-25, as for any revision
+// the server does not speak.
+var Versions = revisionsOf(EraSessions)
+
+// StatelessVersions lists the revisions of the stateless era, newest first:
+// what server/discover offers in supportedVersions, and what a -32022 error
+// lists as supported. Session-era revisions are not in it, on purpose: a
+// client reaches them through initialize, never by naming them in _meta.
+var StatelessVersions = revisionsOf(EraStateless)
+
+// LatestVersion is the revision initialize prefers.
 var LatestVersion = Versions[0]
 
 // HTTPFallbackVersion is the revision an HTTP server assumes for a request
@@ -45,10 +90,23 @@ var LatestVersion = Versions[0]
 // 2025-03-26).
 const HTTPFallbackVersion = "2025-03-26"
 
-// LookupVersion returns the row for a revision name, and whether this server
-// supports it.
+// LookupVersion returns the row for a revision that initialize negotiates
+// (one of Versions), and whether there is one. A stage of the session era
+// uses it to check an MCP-Protocol-Version header, so that a header naming
+// 2026-07-28 gets the 400 of an unsupported version there.
 func LookupVersion(name string) (ProtocolVersion, bool) {
 	for _, v := range Versions {
+		if v.Name == name {
+			return v, true
+		}
+	}
+	return ProtocolVersion{}, false
+}
+
+// LookupRevision returns the row for any revision the course knows, of
+// whatever era, and whether there is one.
+func LookupRevision(name string) (ProtocolVersion, bool) {
+	for _, v := range Revisions {
 		if v.Name == name {
 			return v, true
 		}
@@ -63,4 +121,24 @@ func negotiate(requested string) ProtocolVersion {
 		return v
 	}
 	return LatestVersion
+}
+
+// revisionsOf returns the rows of one era, in the table's order.
+func revisionsOf(era Era) []ProtocolVersion {
+	var rows []ProtocolVersion
+	for _, v := range Revisions {
+		if v.Era == era {
+			rows = append(rows, v)
+		}
+	}
+	return rows
+}
+
+// names returns the revisions' names, in order.
+func names(versions []ProtocolVersion) []string {
+	out := make([]string, len(versions))
+	for i, v := range versions {
+		out[i] = v.Name
+	}
+	return out
 }

@@ -13,13 +13,34 @@
 // A bad argument is a tool execution error (a result with isError), as in
 // the notes server. The schemas live in tools.json, which the TypeScript
 // peer reads too.
+//
+// At MCP 2026-07-28 there are no sessions, and the contract follows the
+// notes server's tools of that era (tools-2026.json, StatelessTools): notes
+// live in notebooks that a client names by handle.
+//
+//   - echo {text}: as above.
+//   - new_notebook {}: "Made notebook nb_…. …", with structuredContent
+//     {"notebook": "nb_…"} (Notebooks.New).
+//   - add_note {notebook, text}, list_notes {notebook}: as above, in the
+//     notebook the handle names (Notebooks.Get).
+//   - clear_notes {notebook}: deletes the notes once the user confirms, in a
+//     multi round-trip request: the first call answers an
+//     InputRequiredResult with ConfirmRequest under the key "confirm", and
+//     the retry's inputResponses.confirm decides (Confirmed): "Deleted N
+//     notes." or "Kept N notes."; a notebook with none: "Notebook nb_… has
+//     no notes." without asking.
+//   - countdown {from, interval_ms, notebook}: as above; the notebook is the
+//     notes server's, for its history tool, and a peer may ignore it.
 package contract
 
 import (
 	"bytes"
 	"context"
+	"crypto/rand"
 	_ "embed"
+	"encoding/base32"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 	"sync"
@@ -30,19 +51,29 @@ import (
 //go:embed tools.json
 var toolsJSON []byte
 
+//go:embed tools-2026.json
+var statelessToolsJSON []byte
+
 // Tool is one tool of the contract as tools/list shows it.
 type Tool struct {
-	Name        string          `json:"name"`
-	Title       string          `json:"title"`
-	Description string          `json:"description"`
-	InputSchema json.RawMessage `json:"inputSchema"`
+	Name         string          `json:"name"`
+	Title        string          `json:"title"`
+	Description  string          `json:"description"`
+	InputSchema  json.RawMessage `json:"inputSchema"`
+	OutputSchema json.RawMessage `json:"outputSchema,omitempty"`
 }
 
 // Tools returns the contract's tools, in the order tools/list shows them.
-func Tools() []Tool {
+func Tools() []Tool { return parseTools("tools.json", toolsJSON) }
+
+// StatelessTools returns the contract's tools at MCP 2026-07-28, in the
+// order tools/list shows them.
+func StatelessTools() []Tool { return parseTools("tools-2026.json", statelessToolsJSON) }
+
+func parseTools(name string, data []byte) []Tool {
 	var tools []Tool
-	if err := json.Unmarshal(toolsJSON, &tools); err != nil {
-		panic("contract: tools.json: " + err.Error())
+	if err := json.Unmarshal(data, &tools); err != nil {
+		panic("contract: " + name + ": " + err.Error())
 	}
 	return tools
 }
@@ -68,10 +99,12 @@ func Echo(args json.RawMessage) (string, error) {
 	return *a.Text, nil
 }
 
-// Notes is one session's notes. The zero value is empty and ready to use.
+// Notes is one session's notes, or one notebook's. The zero value is empty
+// and ready to use.
 type Notes struct {
-	mu    sync.Mutex
-	notes []string
+	mu       sync.Mutex
+	notes    []string
+	notebook bool // a notebook's notes: its errors say "notebook", not "session"
 }
 
 // Add serves add_note.
@@ -91,7 +124,11 @@ func (n *Notes) Add(args json.RawMessage) (string, error) {
 	n.mu.Lock()
 	defer n.mu.Unlock()
 	if len(n.notes) >= MaxNotes {
-		return "", fmt.Errorf("this session already holds %d notes, the most it may", MaxNotes)
+		holder := "session"
+		if n.notebook {
+			holder = "notebook"
+		}
+		return "", fmt.Errorf("this %s already holds %d notes, the most it may", holder, MaxNotes)
 	}
 	n.notes = append(n.notes, a.Text)
 	return fmt.Sprintf("Saved note %d.", len(n.notes)), nil
@@ -115,6 +152,110 @@ func (n *Notes) List() string {
 		fmt.Fprintf(&b, "%d. %s", i+1, note)
 	}
 	return b.String()
+}
+
+// Count returns how many notes there are.
+func (n *Notes) Count() int {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	return len(n.notes)
+}
+
+// Clear deletes every note and returns how many there were.
+func (n *Notes) Clear() int {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	count := len(n.notes)
+	n.notes = nil
+	return count
+}
+
+// Notebooks holds the notebooks of the 2026-07-28 contract, by handle, at
+// most mcp.MaxNotebooks of them. The zero value is empty and ready to use.
+type Notebooks struct {
+	mu sync.Mutex
+	m  map[string]*Notes
+}
+
+// New makes an empty notebook and returns its handle: "nb_" and 128 random
+// bits in lowercase base32, as the notes server's.
+func (nb *Notebooks) New() (string, error) {
+	var b [16]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		return "", err
+	}
+	h := "nb_" + strings.ToLower(base32.StdEncoding.WithPadding(base32.NoPadding).EncodeToString(b[:]))
+	nb.mu.Lock()
+	defer nb.mu.Unlock()
+	if len(nb.m) >= mcp.MaxNotebooks {
+		return "", fmt.Errorf("the server already holds %d notebooks, the most it may", mcp.MaxNotebooks)
+	}
+	if nb.m == nil {
+		nb.m = map[string]*Notes{}
+	}
+	nb.m[h] = &Notes{notebook: true}
+	return h, nil
+}
+
+// Get returns the notebook a tool call's "notebook" argument names, or the
+// tool execution error to answer with.
+func (nb *Notebooks) Get(args json.RawMessage) (handle string, notes *Notes, err error) {
+	var a struct {
+		Notebook *string `json:"notebook"`
+	}
+	if err := decode(args, &a); err != nil {
+		return "", nil, err
+	}
+	if a.Notebook == nil {
+		return "", nil, errors.New(`missing required argument "notebook": make one with new_notebook`)
+	}
+	nb.mu.Lock()
+	defer nb.mu.Unlock()
+	if n := nb.m[*a.Notebook]; n != nil {
+		return *a.Notebook, n, nil
+	}
+	return "", nil, fmt.Errorf("no notebook %q: make one with new_notebook", *a.Notebook)
+}
+
+// ConfirmRequest is the input request clear_notes sends, under the key
+// "confirm", before it deletes count notes: an elicitation/create asking a
+// yes or no in a form.
+func ConfirmRequest(handle string, count int) map[string]any {
+	what := fmt.Sprintf("%d notes", count)
+	if count == 1 {
+		what = "1 note"
+	}
+	return map[string]any{"method": "elicitation/create", "params": map[string]any{
+		"mode":    "form",
+		"message": fmt.Sprintf("Delete %s of notebook %s? This cannot be undone.", what, handle),
+		"requestedSchema": map[string]any{
+			"type":       "object",
+			"properties": map[string]any{"confirm": map[string]any{"type": "boolean", "title": "Delete the notes", "default": false}},
+			"required":   []string{"confirm"},
+		},
+	}}
+}
+
+// Confirmed reads the client's answer to ConfirmRequest, an elicitation
+// result: true when the user accepted with confirm true; false when they
+// declined, cancelled or said no; an error when it is no elicitation result.
+func Confirmed(response json.RawMessage) (bool, error) {
+	var r struct {
+		Action  string `json:"action"`
+		Content struct {
+			Confirm bool `json:"confirm"`
+		} `json:"content"`
+	}
+	if err := json.Unmarshal(response, &r); err != nil {
+		return false, fmt.Errorf("inputResponses.confirm must be an elicitation result: %v", err)
+	}
+	switch r.Action {
+	case "accept":
+		return r.Content.Confirm, nil
+	case "decline", "cancel":
+		return false, nil
+	}
+	return false, fmt.Errorf(`inputResponses.confirm.action must be "accept", "decline" or "cancel", not %q`, r.Action)
 }
 
 // Sessions holds the notes of every session, by a key the peer chooses
