@@ -332,6 +332,7 @@ func Prepare(ctx context.Context, l *check.Lesson, o Options) (check.Target, err
 		return check.Target{}, err
 	}
 	target.Binary = bin
+	target.Sources = &check.Sources{Root: o.Root, Base: o.Base, Overlay: req.Overlay}
 	return target, nil
 }
 

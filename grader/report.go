@@ -341,9 +341,13 @@ func (o *Outcome) Skipped() int {
 // lists the checks that did not apply, and why. A failure blocked by
 // another is listed under it, as in Reports.
 func (o *Outcome) Verdict() string {
-	var spec, course, skipped strings.Builder
+	var spec, robust, course, skipped strings.Builder
 	for _, r := range o.Results {
 		id := r.Check.ID
+		specW := &spec
+		if r.Check.Robustness != nil {
+			specW = &robust
+		}
 		switch {
 		case r.Status == check.Skip:
 			fmt.Fprintf(&skipped, "  %-9s %s\n", id, r.Skipped)
@@ -351,18 +355,30 @@ func (o *Outcome) Verdict() string {
 		case o.BlockedBy[id] != "":
 			w := &course
 			if r.Rule == check.SpecRule {
-				w = &spec
+				w = specW
 			}
 			fmt.Fprintf(w, "  %-9s (fails because %s does)\n", id, o.BlockedBy[id])
 		case r.Rule == check.SpecRule:
-			fmt.Fprintf(&spec, "  %-9s %s\n  %-9s %s\n  %-9s the server: %s\n", id, r.Check.Title, "", r.Cites, "", r.What)
+			fmt.Fprintf(specW, "  %-9s %s\n  %-9s %s\n  %-9s the server: %s\n", id, r.Check.Title, "", r.Cites, "", r.What)
 		default:
 			fmt.Fprintf(&course, "  %-9s %s\n  %-9s the server: %s\n", id, r.Check.Title, "", r.What)
+		}
+		// A check graded in parts may break a course rule too, beside the
+		// spec's: each such part is listed with the course rules.
+		if r.Rule == check.SpecRule && o.BlockedBy[id] == "" {
+			for _, c := range r.Cases {
+				if c.Rule == check.CourseRule {
+					fmt.Fprintf(&course, "  %-9s %s, %s\n  %-9s the server: %s\n", id, r.Check.Title, c.Name, "", c.What)
+				}
+			}
 		}
 	}
 	var b strings.Builder
 	if spec.Len() > 0 {
 		b.WriteString("Spec rules this server breaks:\n" + spec.String())
+	}
+	if robust.Len() > 0 {
+		b.WriteString("Spec rules it breaks on input a correct client never sends (the grader broke a client's MUST first, to see how the server copes):\n" + robust.String())
 	}
 	if course.Len() > 0 {
 		b.WriteString("Course rules it does not meet (the spec leaves these open; the course asks more of its own servers):\n" + course.String())

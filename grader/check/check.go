@@ -10,6 +10,8 @@ package check
 import (
 	"context"
 	"fmt"
+	"path"
+	"path/filepath"
 	"runtime"
 	"strings"
 	"sync"
@@ -94,6 +96,13 @@ type Check struct {
 	// Split is set on a check that holds a spec rule and a course rule at
 	// once: which of its failures break which (see Split).
 	Split *Split
+	// Robustness is set on a check that breaks a rule of the client's on
+	// purpose, to see how the server copes (a line that is not JSON on
+	// stdio, which "The client MUST NOT write"): the rule the grader breaks.
+	// Its spec findings say how a server survives a broken client, not
+	// whether two correct programs can talk, and the verdicts show them
+	// apart from the spec rules a server breaks with a correct client.
+	Robustness *Spec
 
 	// Run performs the check. It reports a failure with T.Fail, which ends it.
 	Run func(t *T)
@@ -194,6 +203,26 @@ type Target struct {
 	// http://localhost:*); the checks that depend on them run only when
 	// they are the ones the check would start a course server with.
 	AllowOrigins []string
+
+	// Sources is where the Go code of a server the grader built lives, as
+	// the build read it, for the checks that read code (Needs.Source); nil
+	// for an external server.
+	Sources *Sources
+}
+
+// Sources is the Go code a server was built from: the stage folders under
+// Base, with the files an overlay swaps in (a variant, a step state, the
+// starter) in place of theirs.
+type Sources struct {
+	Root    string // the module root, where go.mod is
+	Base    string // the folder holding the stage folders, relative to Root: "." or "solutions"
+	Overlay string // the go build -overlay file the build used, or ""
+}
+
+// Package is a stage's package as the go tool names it from Root, such as
+// "./02-streamable-http" or "./solutions/02-streamable-http".
+func (s *Sources) Package(stage string) string {
+	return "./" + path.Join(filepath.ToSlash(s.Base), stage)
 }
 
 // External reports whether the grader did not build the target.
@@ -305,6 +334,23 @@ type Result struct {
 	// course command name the check and the reason, and the course's proof
 	// fails on it in CI.
 	CannotRun bool
+
+	// Cases are the named parts of the check that failed (T.Case), in the
+	// order they ran, on an external server, where every part is graded
+	// so that one failure cannot hide another; Rule, Cites, What and Got
+	// are then those of the first part that breaks the spec, or of the
+	// first part. Empty for the course's own servers, whose report is
+	// their first failure's.
+	Cases []CaseResult
+}
+
+// CaseResult is one failed part of a check (T.Case).
+type CaseResult struct {
+	Name  string // what the part tests, such as "a session that has ended"; "" for a failure outside every part
+	Rule  Rule   // whose rule the failure breaks
+	Cites Spec   // the rule it breaks
+	What  string
+	Got   string
 }
 
 // T is what a running check works with: its context, the target, and the
@@ -324,7 +370,15 @@ type T struct {
 	skipped  string   // why the check does not apply (see Skip)
 	cannot   bool     // the skip is this machine's (see CannotRun)
 	counts   map[string]int
-	spec     int // open SpecRule sections
+	spec     int        // open SpecRule sections
+	part     *caseRun   // the part (Case) that runs now, on an external target
+	parts    []*caseRun // the parts that failed, in order
+}
+
+// caseRun is a part of a check (Case) and its first failure.
+type caseRun struct {
+	name    string
+	failure *Failure
 }
 
 // Count adds one to the check's counter named key and returns its new
@@ -397,16 +451,66 @@ func (t *T) SpecRule() (end func()) {
 	}
 }
 
-// Fail records the failure and ends the check. Only the first failure of a
-// check is reported: later ones are usually its consequences.
+// Fail records the failure and ends the check (or, on an external server,
+// the part of it that runs: see Case). Only the first failure of a check,
+// or of a part, is reported: later ones are usually its consequences.
 func (t *T) Fail(f Failure) {
 	t.mu.Lock()
-	if t.failure == nil {
-		f.Spec = f.Spec || t.spec > 0
-		t.failure = &f
-	}
+	t.recordLocked(f)
 	t.mu.Unlock()
 	runtime.Goexit()
+}
+
+// recordLocked keeps f as the failure of the part that runs, or of the
+// check, unless one is kept already. The caller holds t.mu.
+func (t *T) recordLocked(f Failure) {
+	f.Spec = f.Spec || t.spec > 0
+	switch {
+	case t.part != nil:
+		if t.part.failure == nil {
+			t.part.failure = &f
+		}
+	case t.failure == nil:
+		t.failure = &f
+	}
+}
+
+// Case runs f as a named part of the check, such as "a session that has
+// ended", where the check tests several things whose failures break rules
+// of different levels (a course rule, and a spec MUST). On the course's own
+// servers it simply runs f: a failure ends the check, and the report is the
+// first failure's, as everywhere. On an external server a failure ends f
+// only: it is recorded, and the check goes on with its next part, so that
+// a failure of one part cannot hide the failure of another; the result
+// lists every part that failed (Result.Cases). A skip ends the whole check.
+func (t *T) Case(name string, f func()) {
+	if !t.Target.External() {
+		f()
+		return
+	}
+	part := &caseRun{name: name}
+	t.mu.Lock()
+	spec := t.spec
+	t.part = part
+	t.mu.Unlock()
+	t.Wire.Event("part of the check: %s", name)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		f()
+	}()
+	<-done
+	t.mu.Lock()
+	t.part = nil
+	t.spec = spec // a part that failed inside a SpecRule section leaves none open
+	if part.failure != nil {
+		t.parts = append(t.parts, part)
+	}
+	skipped := t.skipped != ""
+	t.mu.Unlock()
+	if skipped {
+		runtime.Goexit()
+	}
 }
 
 // Skip ends the check as not applicable to the target, saying why. Only
@@ -438,11 +542,12 @@ func (t *T) CannotRun(why string) {
 // Failf ends the check with a one-line failure.
 func (t *T) Failf(format string, args ...any) { t.Fail(Failure{What: fmt.Sprintf(format, args...)}) }
 
-// Failed reports whether the check has failed so far.
+// Failed reports whether the check, or the part of it that runs (Case),
+// has failed so far.
 func (t *T) Failed() bool {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	return t.failure != nil
+	return t.failure != nil || (t.part != nil && t.part.failure != nil)
 }
 
 // Parallel runs each f on a goroutine of its own and waits for all of them.
@@ -467,17 +572,13 @@ func (t *T) Parallel(fs ...func()) {
 func (t *T) Errorf(format string, args ...any) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	if t.failure == nil {
-		t.failure = &Failure{What: strings.TrimSpace(fmt.Sprintf(format, args...)), Spec: t.spec > 0}
-	}
+	t.recordLocked(Failure{What: strings.TrimSpace(fmt.Sprintf(format, args...))})
 }
 
 // FailNow ends the check; see Errorf.
 func (t *T) FailNow() {
 	t.mu.Lock()
-	if t.failure == nil {
-		t.failure = &Failure{What: "check failed", Spec: t.spec > 0}
-	}
+	t.recordLocked(Failure{What: "check failed"})
 	t.mu.Unlock()
 	runtime.Goexit()
 }
@@ -490,6 +591,10 @@ func (t *T) Helper() {}
 // server to answer: the first wait for an answer, and the check's budget,
 // are that much longer for it.
 const StartupGrace = 3 * time.Second
+
+// externalBudget is how many times its budget a check has on an external
+// server, where it may be graded in parts (see Case).
+const externalBudget = 3
 
 // grace is how long a check that ran out of budget gets to wind down once
 // its context is cancelled (which kills its processes and closes its pipes).
@@ -504,6 +609,11 @@ func Run(ctx context.Context, c *Check, target Target) Result {
 	budget := c.Budget
 	if len(target.Command) > 0 {
 		budget += StartupGrace // an external command may take a while to start
+	}
+	if target.External() {
+		// Graded in parts (Case), a check goes on after a part fails, and
+		// each part may wait out a deadline of its own.
+		budget *= externalBudget
 	}
 	ctx, cancel := context.WithTimeout(ctx, budget)
 	defer cancel()
@@ -533,23 +643,31 @@ func Run(ctx context.Context, c *Check, target Target) Result {
 	r := Result{Check: c, Status: Pass, Duration: time.Since(start)}
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	if t.failure == nil && t.skipped != "" {
+	fails := t.parts
+	if t.failure != nil {
+		fails = append(fails, &caseRun{failure: t.failure})
+	}
+	if len(fails) == 0 && t.skipped != "" {
 		r.Status, r.Skipped, r.What, r.Report, r.CannotRun = Skip, t.skipped, t.skipped, SkipReport(c, t.skipped), t.cannot
 	}
-	if t.failure != nil {
+	if len(fails) > 0 {
 		r.Status = Fail
 		if c.Severity == Should {
 			r.Status = Warn
 		}
-		r.Rule, r.What, r.Got, r.Cites = CourseRule, t.failure.What, t.failure.Got, c.Spec
-		if c.Course == "" || t.failure.Spec || t.failure.Cites != nil {
-			r.Rule = SpecRule
+		primary := fails[0]
+		for _, p := range fails {
+			if len(t.parts) > 0 {
+				r.Cases = append(r.Cases, CaseResult{Name: p.name, Rule: ruleOf(c, p.failure), Cites: citesOf(c, p.failure), What: p.failure.What, Got: p.failure.Got})
+			}
+			if ruleOf(c, p.failure) == SpecRule && ruleOf(c, primary.failure) != SpecRule {
+				primary = p
+			}
 		}
-		if t.failure.Cites != nil {
-			r.Cites = *t.failure.Cites
-		}
-		r.Report = t.report(c, r.Status)
-		r.Cause = t.failure.Cause
+		f := primary.failure
+		r.Rule, r.What, r.Got, r.Cites = ruleOf(c, f), f.What, f.Got, citesOf(c, f)
+		r.Report = t.report(c, r.Status, fails)
+		r.Cause = f.Cause
 		for _, s := range t.suspects {
 			if r.Cause == "" {
 				r.Cause = s
@@ -557,6 +675,23 @@ func Run(ctx context.Context, c *Check, target Target) Result {
 		}
 	}
 	return r
+}
+
+// ruleOf says whose rule f breaks: the spec's when the check asks no more
+// than the spec, or when f says it breaks the spec's own rule.
+func ruleOf(c *Check, f *Failure) Rule {
+	if c.Course == "" || f.Spec || f.Cites != nil {
+		return SpecRule
+	}
+	return CourseRule
+}
+
+// citesOf is the rule f breaks: the one it names, or the check's.
+func citesOf(c *Check, f *Failure) Spec {
+	if f.Cites != nil {
+		return *f.Cites
+	}
+	return c.Spec
 }
 
 func (t *T) runCleanups() {

@@ -78,3 +78,55 @@ func TestCannotRunIsASkipThatSaysWhy(t *testing.T) {
 	c.Run = func(t *T) { t.Skip("does not apply") }
 	assert.False(t, Run(context.Background(), c, Target{}).CannotRun, "a plain skip is the target's, not the machine's")
 }
+
+// partsCheck has two parts: a course rule that fails first, then a spec
+// rule that fails too.
+var partsCheck = &Check{ID: "X-03", Title: "t", Severity: Must, Budget: time.Second, Course: "the course asks more",
+	Spec: Spec{Rev: "2025-11-25", Section: "s", Quote: "q MUST"},
+	Run: func(t *T) {
+		t.Case("the course's part", func() {
+			t.Fail(Failure{What: "course failure"})
+		})
+		t.Case("the spec's part", func() {
+			defer t.SpecRule()()
+			t.Fail(Failure{What: "spec failure", Got: "what came"})
+		})
+		t.Case("a part that passes", func() {})
+	}}
+
+func TestCasesOnACourseServerReportTheFirstFailure(t *testing.T) {
+	r := Run(context.Background(), partsCheck, Target{Name: "me", Package: "./x"})
+	assert.Equal(t, Fail, r.Status)
+	assert.Equal(t, CourseRule, r.Rule)
+	assert.Empty(t, r.Cases, "the course's servers get today's report")
+	assert.Contains(t, r.Report, "what    course failure")
+	assert.NotContains(t, r.Report, "spec failure")
+	assert.NotContains(t, r.Report, "part")
+}
+
+func TestCasesOnAnExternalServerReportEveryPart(t *testing.T) {
+	r := Run(context.Background(), partsCheck, Target{Name: "them", URL: "http://127.0.0.1:1/mcp"})
+	assert.Equal(t, Fail, r.Status)
+	assert.Equal(t, SpecRule, r.Rule, "the spec's failure is the one the result leads with")
+	assert.Equal(t, "spec failure", r.What)
+	assert.Equal(t, "what came", r.Got)
+	if assert.Len(t, r.Cases, 2) {
+		assert.Equal(t, CaseResult{Name: "the course's part", Rule: CourseRule, Cites: partsCheck.Spec, What: "course failure"}, r.Cases[0])
+		assert.Equal(t, "the spec's part", r.Cases[1].Name)
+		assert.Equal(t, SpecRule, r.Cases[1].Rule)
+	}
+	assert.Contains(t, r.Report, "part    the course's part\n  what    course failure\n  rule    course:")
+	assert.Contains(t, r.Report, "part    the spec's part\n  what    spec failure\n  got     what came\n  rule    spec (MUST)")
+	assert.NotContains(t, r.Report, "a part that passes\n  what")
+}
+
+func TestCasesEndOnASkip(t *testing.T) {
+	c := &Check{ID: "X-04", Title: "t", Severity: Must, Budget: time.Second,
+		Run: func(t *T) {
+			t.Case("skips", func() { t.Skip("not for this server") })
+			t.Case("never runs", func() { t.Fail(Failure{What: "reached"}) })
+		}}
+	r := Run(context.Background(), c, Target{URL: "http://127.0.0.1:1/mcp"})
+	assert.Equal(t, Skip, r.Status)
+	assert.Equal(t, "not for this server", r.Skipped)
+}

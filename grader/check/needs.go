@@ -50,6 +50,10 @@ type Needs struct {
 	// Course names behaviour of the course's own server that the check
 	// relies on beyond the tool contract, such as "the WebSocket at /ws".
 	Course string
+	// Source: the check reads the server's Go source, not the wire (a
+	// source check), which only a server the grader built has
+	// (Target.Sources).
+	Source bool
 	// Optional lists what the check relies on that the spec leaves a
 	// server free to offer or not. Whether an external server offers it is
 	// known only once it answers: a server without it skips the check then
@@ -96,6 +100,8 @@ func (t Target) Unmet(n Needs) string {
 		return "this check grades a server without sessions, and this one has them (grade it again with the stateless option to run it)"
 	case url && n.Mode == Stateful && t.Stateless:
 		return "this check grades a server with sessions, and this one has none"
+	case n.Source:
+		return "this check reads the server's Go source, which only a server the grader built has"
 	case n.Course != "":
 		return "this check relies on " + n.Course + ", which only the course's own server has"
 	case len(n.Flags) > 0:

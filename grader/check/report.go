@@ -2,6 +2,7 @@ package check
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -119,9 +120,11 @@ func needsQuotes(s string) bool {
 	return false
 }
 
-// report formats the recorded failure. It reads t's fields; the caller holds t.mu.
-func (t *T) report(c *Check, status Status) string {
-	f := t.failure
+// report formats the recorded failures: one, the check's first, on the
+// course's own servers; on an external server, every part of the check
+// that failed (T.Case), each with whose rule it breaks. It reads t's
+// fields; the caller holds t.mu.
+func (t *T) report(c *Check, status Status, fails []*caseRun) string {
 	var b strings.Builder
 	field := func(name, value string) {
 		if value == "" {
@@ -135,16 +138,12 @@ func (t *T) report(c *Check, status Status) string {
 			}
 		}
 	}
-
-	fmt.Fprintf(&b, "%s %s [%s] %s\n", status, c.ID, c.Severity, c.Title)
-	field("what", f.What)
-	field("got", f.Got)
-	field("want", f.Want)
-	field("spec", c.Spec.String())
-	field("course", c.Course)
-	if t.Target.External() {
-		// An external server is judged against the spec first: say whether
-		// this failure breaks it, or only what the course asks beyond it.
+	// An external server is judged against the spec first: say whether
+	// each failure breaks it, or only what the course asks beyond it.
+	rule := func(f *Failure) {
+		if !t.Target.External() {
+			return
+		}
 		switch {
 		case f.Cites != nil:
 			field("rule", "spec: the server breaks "+f.Cites.String())
@@ -154,12 +153,40 @@ func (t *T) report(c *Check, status Status) string {
 			field("rule", "course: the server may meet the spec here; it misses what the course asks beyond it (see course above)")
 		}
 	}
-	hint := c.Hint.Report
-	if f.Hint != "" {
-		hint = f.Hint + "\n" + c.Hint.Report
+
+	fmt.Fprintf(&b, "%s %s [%s] %s\n", status, c.ID, c.Severity, c.Title)
+	first := fails[0].failure
+	var hints []string
+	if len(fails) == 1 && fails[0].name == "" {
+		field("what", first.What)
+		field("got", first.Got)
+		field("want", first.Want)
+		field("spec", c.Spec.String())
+		field("course", c.Course)
+		rule(first)
+		if first.Hint != "" {
+			hints = append(hints, first.Hint)
+		}
+	} else {
+		for _, p := range fails {
+			name := p.name
+			if name == "" {
+				name = "(outside the check's parts)"
+			}
+			field("part", name)
+			field("what", p.failure.What)
+			field("got", p.failure.Got)
+			field("want", p.failure.Want)
+			rule(p.failure)
+			if p.failure.Hint != "" && !slices.Contains(hints, p.failure.Hint) {
+				hints = append(hints, p.failure.Hint)
+			}
+		}
+		field("spec", c.Spec.String())
+		field("course", c.Course)
 	}
-	field("hint", hint)
-	repro := f.Repro
+	field("hint", strings.Join(append(hints, c.Hint.Report), "\n"))
+	repro := first.Repro
 	if repro == "" && t.repro != nil {
 		repro = t.repro()
 	}

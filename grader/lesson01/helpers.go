@@ -1,8 +1,6 @@
 package lesson01
 
 import (
-	"encoding/json"
-
 	"mcpcourse/grader/check"
 	"mcpcourse/grader/internal/wire"
 )
@@ -15,7 +13,7 @@ func awaitVerdict(s *wire.Stdio, id, what string) *wire.Msg {
 		if m.Method != nil {
 			return false
 		}
-		if m.ID == nil || wire.SameJSON(m.ID, json.RawMessage(`null`)) {
+		if m.HasNoID() {
 			return m.Error != nil
 		}
 		return id != "" && m.IsResponseTo(id)
@@ -39,4 +37,12 @@ func strayAfter(t *check.T, s *wire.Stdio, what string) {
 		}
 	}
 	s.Quiet(wire.Q, what)
+}
+
+// specRule runs f in a section of the check where every failure breaks the
+// spec's own rule (check.T.SpecRule), in a check whose Course text asks
+// more than the spec elsewhere.
+func specRule(t *check.T, f func()) {
+	defer t.SpecRule()()
+	f()
 }

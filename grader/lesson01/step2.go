@@ -1,7 +1,6 @@
 package lesson01
 
 import (
-	"encoding/json"
 	"time"
 
 	"mcpcourse/grader/check"
@@ -35,7 +34,8 @@ var stdio10 = &check.Check{
 
 In Serve, write that reject and go on to the next line: no return, no break.`,
 	},
-	Early: 1,
+	Early:      1,
+	Robustness: &spec.ClientInput,
 	Claims: []check.Claim{
 		{Claim: "-32700, without an id, for a line that is not JSON, and keep serving", Where: "concept, step 2", How: "a truncated object and plain text, then a ping"},
 	},
@@ -50,7 +50,7 @@ func checkParseError(t *check.T) {
 		s.Send(bad)
 		resp := awaitVerdict(s, ``, "answer to a line that is not JSON")
 		probe.ExpectError(t, resp, -32700, "a line that is not JSON")
-		if resp.ID != nil && !wire.SameJSON(resp.ID, json.RawMessage(`null`)) {
+		if !resp.HasNoID() {
 			t.Fail(check.Failure{What: "a parse error must carry no id (or a null one): the id of text that does not parse cannot be known",
 				Got: check.Quote(string(resp.Raw)), Want: `{"jsonrpc":"2.0","error":{"code":-32700,"message":"..."}}`})
 		}
@@ -68,6 +68,7 @@ var stdio11 = &check.Check{
 		Pointer:  "basic/index › Messages: all messages MUST follow JSON-RPC 2.0, which requires \"jsonrpc\": \"2.0\" exactly. Valid JSON with a wrong member is -32600 Invalid Request, not -32700.",
 		Near:     "Decode the members as json.RawMessage, read the id first, then:\n\n\tif string(raw.JSONRPC) != `\"2.0\"` {\n\t\treturn nil, jsonrpc.NewErrorResponse(id,\n\t\t\tjsonrpc.NewError(jsonrpc.CodeInvalidRequest, `invalid request: \"jsonrpc\" must be exactly \"2.0\"`))\n\t}",
 	},
+	Robustness: &spec.ClientInput,
 	Claims: []check.Claim{
 		{Claim: "\"jsonrpc\" must be exactly \"2.0\": missing, \"1.0\", 2.0 as a number get -32600", Where: "step 2"},
 	},
@@ -94,19 +95,24 @@ func checkJSONRPCVersion(t *check.T) {
 var stdio12 = &check.Check{
 	ID: "STDIO-12", Step: 2, Severity: check.Must, Budget: 5 * time.Second,
 	Title: "a request with \"id\": null gets -32600",
-	Spec:  messagesRule("Unlike base JSON-RPC, the ID MUST NOT be null"),
+	Spec:  spec.JSONRPCErrors,
 	Hint: check.Hint{
 		Report:   `Decoding straight into a struct with an *ID field turns "id": null into a nil pointer, so the request looks like a notification and gets no answer. Decode the members as json.RawMessage first: null is then the four bytes "null", and absent is nil.`,
 		Question: "After decoding, can your code tell \"id\": null from a message with no id at all?",
 		Pointer:  "basic/index › Requests: unlike base JSON-RPC, the ID MUST NOT be null. With json.RawMessage an absent member stays nil, while null becomes the four bytes null.",
 		Near:     "\tvar raw struct {\n\t\tID     json.RawMessage `json:\"id\"`\n\t\tMethod json.RawMessage `json:\"method\"`\n\t\t// …\n\t}\n\tif err := json.Unmarshal(line, &raw); err != nil { /* -32600: not an object */ }\n\tif raw.Method != nil && string(raw.ID) == \"null\" {\n\t\treturn nil, jsonrpc.NewErrorResponse(jsonrpc.ID{},\n\t\t\tjsonrpc.NewError(jsonrpc.CodeInvalidRequest, \"invalid request: a request id must not be null\"))\n\t}",
 	},
+	Robustness: &nullIDRule,
 	Claims: []check.Claim{
 		{Claim: "a request with \"id\": null gets -32600 (MCP is stricter than JSON-RPC)", Where: "concept, step 2"},
 	},
 	Checklist: []string{"A3"},
 	Run:       checkNullID,
 }
+
+// nullIDRule is the rule a request with a null id breaks: MCP's own,
+// stricter than JSON-RPC's.
+var nullIDRule = messagesRule("Unlike base JSON-RPC, the ID MUST NOT be null")
 
 func checkNullID(t *check.T) {
 	s := wire.StartStdio(t)
@@ -122,6 +128,9 @@ var stdio13 = &check.Check{
 	ID: "STDIO-13", Step: 2, Severity: check.Must, Budget: 5 * time.Second,
 	Title: "JSON that is not a valid message gets -32600, not -32700",
 	Spec:  spec.JSONRPCErrors,
+	Course: "JSON-RPC 2.0 defines \"method\" as a String, and an empty one names a method that does not exist: " +
+		"-32601 Method not found is as right as -32600 for it. The course asks -32600, since no method can have that name.",
+	Robustness: &spec.ClientInput,
 	Hint: check.Hint{
 		Report: `-32700 is only for text that is not JSON. Valid JSON with the wrong shape ("method": 42 or "", "params": "oops", an id of 1.5 or true, a bare 42, {}) is -32600 Invalid Request, ` +
 			`with the message's id when you could read it, and none when the id itself is the problem.`,
@@ -145,6 +154,7 @@ var stdio13 = &check.Check{
 		{Claim: "a response has exactly one of result and error", Where: "step 2", How: "{\"jsonrpc\":\"2.0\"} gets -32600"},
 	},
 	Checklist: []string{"A3", "A7"},
+	Split:     &check.Split{Rule: "an empty method name", Parts: "no answer, or -32700, breaks the spec; -32601 for \"method\": \"\" only the course, which asks -32600"},
 	Run:       checkInvalidShapes,
 }
 
@@ -154,7 +164,7 @@ func checkInvalidShapes(t *check.T) {
 	cases := []struct{ id, line string }{
 		{`7`, `{"jsonrpc":"2.0","id":7,"method":42}`},
 		{`8`, `{"jsonrpc":"2.0","id":8,"method":"ping","params":"oops"}`},
-		{`11`, `{"jsonrpc":"2.0","id":11,"method":""}`},
+		{`11`, emptyMethod},
 		{``, `{"jsonrpc":"2.0","id":1.5,"method":"ping"}`}, // the id is the problem: it cannot be echoed
 		{``, `{"jsonrpc":"2.0","id":true,"method":"ping"}`},
 		{``, `42`},
@@ -162,8 +172,20 @@ func checkInvalidShapes(t *check.T) {
 	}
 	for _, c := range cases {
 		s.Send(c.line)
-		resp := awaitVerdict(s, c.id, "answer to "+c.line)
-		probe.ExpectError(t, resp, -32600, c.line)
+		var resp *wire.Msg
+		specRule(t, func() { resp = awaitVerdict(s, c.id, "answer to "+c.line) })
+		if c.line == emptyMethod {
+			if code, ok := resp.ErrorCode(); ok && code == -32601 && resp.Problem() == "" {
+				// JSON-RPC allows -32601 for an empty name: only the course asks -32600.
+				probe.ExpectError(t, resp, -32600, c.line)
+			}
+		}
+		specRule(t, func() { probe.ExpectError(t, resp, -32600, c.line) })
 	}
-	stillServing(t, s, `10`)
+	specRule(t, func() { stillServing(t, s, `10`) })
 }
+
+// emptyMethod is a request whose method is the empty string: JSON-RPC
+// reads it as a method that does not exist (-32601), the course as an
+// invalid request (-32600).
+const emptyMethod = `{"jsonrpc":"2.0","id":11,"method":""}`

@@ -25,6 +25,8 @@ var stdio20 = &check.Check{
 	Title: "at 2025-03-26, a batch gets one array of responses; only notifications, nothing at all",
 	Spec: check.Spec{Rev: "2025-03-26", Section: "basic/index › Batching; JSON-RPC 2.0 §6",
 		Quote: "MCP implementations MAY support sending JSON-RPC batches, but MUST support receiving JSON-RPC batches"},
+	Course: "For a batch with invalid elements, JSON-RPC 2.0 §6 says a Response SHOULD exist for each Request object; the course requires " +
+		"each invalid element's error in the array, and an initialize in a batch refused (2025-03-26 forbids a client to send one).",
 	Hint: check.Hint{
 		Report: "When the session negotiated 2025-03-26, a line that is a JSON array is a batch: answer its requests together in one array on one line, " +
 			"with an error in the array for each invalid element (initialize included: it may not be batched). Skip its notifications, and write nothing at all, " +
@@ -52,6 +54,7 @@ Serve writes the responses as one json.Marshal'ed array on one line, or nothing 
 		{Claim: "[] gets one -32600; an array that is not JSON gets one -32700", Where: "step 5"},
 	},
 	Checklist: []string{"A6", "A8", "B6"},
+	Split:     &check.Split{Rule: "batches at 2025-03-26", Parts: "a batch unanswered, an answer to notifications only, [] or a bad array not answered alone break the spec; each invalid element's error in the array, and initialize refused in a batch, are the course's"},
 	Run:       checkBatchAt20250326,
 }
 
@@ -62,61 +65,76 @@ func checkBatchAt20250326(t *check.T) {
 		return strings.HasPrefix(strings.TrimSpace(l.Text), "[") || (l.Msg != nil && l.Msg.IsResponse()) || (l.Msg != nil && l.Msg.Error != nil)
 	}
 
-	// Two requests and a notification: one array with both responses.
-	batch := "[" + wire.Request(`"b1"`, "ping", nil) + "," + wire.Request(`"b2"`, "ping", nil) + "," +
-		wire.Notification("notifications/grader-unknown", nil) + "]"
-	s.Send(batch)
-	l := s.AwaitLine(wire.T1, "batch response (a JSON array)", isBatchAnswer)
-	got := batchResponses(t, l, "a batch of two pings and a notification",
-		`[{"jsonrpc":"2.0","id":"b1","result":{}},{"jsonrpc":"2.0","id":"b2","result":{}}] (in any order)`)
-	if len(got) != 2 || got[`"b1"`] == nil || got[`"b2"`] == nil || got[`"b1"`].Error != nil || got[`"b2"`].Error != nil {
-		t.Fail(check.Failure{What: "the batch response must hold exactly one result for each request, and nothing for the notification",
-			Got: check.Quote(l.Text), Want: `results with ids "b1" and "b2"`})
-	}
+	t.Case("two pings and a notification", func() {
+		defer t.SpecRule()() // receiving batches is the spec's MUST
+		// One array with both responses.
+		batch := "[" + wire.Request(`"b1"`, "ping", nil) + "," + wire.Request(`"b2"`, "ping", nil) + "," +
+			wire.Notification("notifications/grader-unknown", nil) + "]"
+		s.Send(batch)
+		l := s.AwaitLine(wire.T1, "batch response (a JSON array)", isBatchAnswer)
+		got := batchResponses(t, l, "a batch of two pings and a notification",
+			`[{"jsonrpc":"2.0","id":"b1","result":{}},{"jsonrpc":"2.0","id":"b2","result":{}}] (in any order)`)
+		if len(got) != 2 || got[`"b1"`] == nil || got[`"b2"`] == nil || got[`"b1"`].Error != nil || got[`"b2"`].Error != nil {
+			t.Fail(check.Failure{What: "the batch response must hold exactly one result for each request, and nothing for the notification",
+				Got: check.Quote(l.Text), Want: `results with ids "b1" and "b2"`})
+		}
+	})
 
-	// Invalid elements are answered inside the array (JSON-RPC 2.0 §6),
-	// and initialize may not be batched (2025-03-26, lifecycle).
-	s.Send("[" + wire.Request(`"ok"`, "ping", nil) + `,{"jsonrpc":"2.0","id":"bad","method":42},5,` +
-		wire.Request(`"init"`, "initialize", wire.InitializeParams("2025-03-26")) + "]")
-	l = s.AwaitLine(wire.T1, "answer to a batch with invalid elements (a JSON array)", isBatchAnswer)
-	got = batchResponses(t, l, "a batch of a ping, two invalid elements and an initialize",
-		`[{"jsonrpc":"2.0","id":"ok","result":{}},{"jsonrpc":"2.0","id":"bad","error":{"code":-32600,...}},{"jsonrpc":"2.0","error":{"code":-32600,...}},{"jsonrpc":"2.0","id":"init","error":{...}}]`)
-	unreadable := 0
-	for id, m := range got {
-		if id == "" || id == "null" {
-			unreadable++
-			if c, _ := m.ErrorCode(); c != -32600 {
-				unreadable = -100
+	t.Case("invalid elements and an initialize", func() {
+		// Invalid elements are answered inside the array (JSON-RPC 2.0 §6),
+		// and initialize may not be batched (2025-03-26, lifecycle).
+		s.Send("[" + wire.Request(`"ok"`, "ping", nil) + `,{"jsonrpc":"2.0","id":"bad","method":42},5,` +
+			wire.Request(`"init"`, "initialize", wire.InitializeParams("2025-03-26")) + "]")
+		var l wire.Line
+		var got map[string]*wire.Msg
+		specRule(t, func() {
+			l = s.AwaitLine(wire.T1, "answer to a batch with invalid elements (a JSON array)", isBatchAnswer)
+			got = batchResponses(t, l, "a batch of a ping, two invalid elements and an initialize",
+				`[{"jsonrpc":"2.0","id":"ok","result":{}},{"jsonrpc":"2.0","id":"bad","error":{"code":-32600,...}},{"jsonrpc":"2.0","error":{"code":-32600,...}},{"jsonrpc":"2.0","id":"init","error":{...}}]`)
+		})
+		unreadable := 0
+		for id, m := range got {
+			if id == "" || id == "null" {
+				unreadable++
+				if c, _ := m.ErrorCode(); c != -32600 {
+					unreadable = -100
+				}
 			}
 		}
-	}
-	okCode, _ := errorCode(got[`"bad"`])
-	switch {
-	case got[`"ok"`] == nil || got[`"ok"`].Error != nil:
-		t.Fail(check.Failure{What: "in a batch with invalid elements, the valid ping got no result", Got: check.Quote(l.Text)})
-	case okCode != -32600 || unreadable != 1:
-		t.Fail(check.Failure{What: `each invalid element of a batch must get its own -32600 error in the array: {"id":"bad","method":42} with its id, the bare 5 without one`,
-			Got: check.Quote(l.Text), Want: `two -32600 errors in the array: one with "id":"bad", one without an id`})
-	case got[`"init"`] == nil || got[`"init"`].Error == nil:
-		t.Fail(check.Failure{What: "an initialize inside a batch was not refused: at 2025-03-26 the initialize request MUST NOT be part of a JSON-RPC batch",
-			Got: check.Quote(l.Text), Want: `an error response with "id":"init" in the array`})
-	}
+		okCode, _ := errorCode(got[`"bad"`])
+		switch {
+		case got[`"ok"`] == nil || got[`"ok"`].Error != nil:
+			t.Fail(check.Failure{What: "in a batch with invalid elements, the valid ping got no result", Got: check.Quote(l.Text), Spec: true})
+		case okCode != -32600 || unreadable != 1:
+			t.Fail(check.Failure{What: `each invalid element of a batch must get its own -32600 error in the array: {"id":"bad","method":42} with its id, the bare 5 without one`,
+				Got: check.Quote(l.Text), Want: `two -32600 errors in the array: one with "id":"bad", one without an id`})
+		case got[`"init"`] == nil || got[`"init"`].Error == nil:
+			t.Fail(check.Failure{What: "an initialize inside a batch was not refused: at 2025-03-26 the initialize request MUST NOT be part of a JSON-RPC batch",
+				Got: check.Quote(l.Text), Want: `an error response with "id":"init" in the array`})
+		}
+	})
 
-	// Notifications only: nothing at all comes back, not even [] or null.
-	s.Pending() // stray lines from before are STDIO-06's business
-	s.Send("[" + wire.Notification("notifications/grader-unknown", nil) + "]")
-	s.Call(`3`, "ping", nil)
-	for _, l := range s.Pending() {
-		t.Fail(check.Failure{What: "a batch of notifications only was answered", Got: check.Quote(l.Text), Want: "no line at all"})
-	}
-	s.QuietAll(wire.Q, "a line in answer to a batch of notifications only")
+	t.Case("notifications only", func() {
+		defer t.SpecRule()() // JSON-RPC 2.0 §6: no empty array, nothing at all
+		// Nothing at all comes back, not even [] or null.
+		s.Pending() // stray lines from before are STDIO-06's business
+		s.Send("[" + wire.Notification("notifications/grader-unknown", nil) + "]")
+		s.Call(`3`, "ping", nil)
+		for _, l := range s.Pending() {
+			t.Fail(check.Failure{What: "a batch of notifications only was answered", Got: check.Quote(l.Text), Want: "no line at all"})
+		}
+		s.QuietAll(wire.Q, "a line in answer to a batch of notifications only")
+	})
 
-	s.Send("[]")
-	resp := awaitVerdict(s, ``, "answer to an empty batch []")
-	probe.ExpectError(t, resp, -32600, "[]")
-	s.Send(`[{"jsonrpc":"2.0","id":4,"method":"ping"}`)
-	resp = awaitVerdict(s, ``, `answer to a batch that is not JSON, [{"jsonrpc":"2.0","id":4,"method":"ping"}`)
-	probe.ExpectError(t, resp, -32700, "a batch that is not JSON")
+	t.Case("an empty batch, and one that is not JSON", func() {
+		defer t.SpecRule()() // JSON-RPC 2.0 §6: a single Response object
+		s.Send("[]")
+		resp := awaitVerdict(s, ``, "answer to an empty batch []")
+		probe.ExpectError(t, resp, -32600, "[]")
+		s.Send(`[{"jsonrpc":"2.0","id":4,"method":"ping"}`)
+		resp = awaitVerdict(s, ``, `answer to a batch that is not JSON, [{"jsonrpc":"2.0","id":4,"method":"ping"}`)
+		probe.ExpectError(t, resp, -32700, "a batch that is not JSON")
+	})
 }
 
 // batchResponses reads a line that must be a JSON array of valid responses,
@@ -129,7 +147,7 @@ func batchResponses(t *check.T, l wire.Line, what, want string) map[string]*wire
 	out := map[string]*wire.Msg{}
 	for _, e := range elems {
 		m, err := wire.Parse(e)
-		if err != nil || m.Problem() != "" || !(m.IsResponse() || (m.ID == nil && m.Error != nil)) {
+		if err != nil || m.Problem() != "" || !(m.IsResponse() || (m.HasNoID() && m.Error != nil)) {
 			t.Fail(check.Failure{What: "the answer to " + what + " holds something that is not a valid response", Got: check.Quote(l.Text), Want: want})
 		}
 		out[string(m.ID)] = m
@@ -243,8 +261,7 @@ func checkBatchRightAfterInitialize(t *check.T) {
 	for i := 1; i <= 3; i++ {
 		id := fmt.Sprintf(`"b%d"`, i)
 		l := s.AwaitLine(wire.T1, fmt.Sprintf("answer to batch %d, sent right after initialize", i), func(l wire.Line) bool {
-			return strings.Contains(l.Text, id) || (l.Msg != nil && l.Msg.Error != nil && l.Msg.ID == nil) ||
-				(l.Msg != nil && l.Msg.Error != nil && wire.SameJSON(l.Msg.ID, json.RawMessage(`null`)))
+			return strings.Contains(l.Text, id) || (l.Msg != nil && l.Msg.Error != nil && l.Msg.HasNoID())
 		})
 		if !strings.HasPrefix(strings.TrimSpace(l.Text), "[") {
 			t.Fail(check.Failure{What: fmt.Sprintf("batch %d, sent right after initialize asked for 2025-03-26, was refused: the server read it before it had agreed the version", i),

@@ -10,7 +10,7 @@ import (
 // Lesson grades stage 02: Streamable HTTP with sessions and stateless mode.
 var Lesson = &check.Lesson{
 	Number:    "02",
-	Stage:     "02-streamable-http",
+	Stage:     stage,
 	Title:     "Streamable HTTP: one endpoint, sessions, stateless mode",
 	Guide:     "lessons/02-streamable-http.md",
 	Transport: check.HTTP,
@@ -56,7 +56,7 @@ var Lesson = &check.Lesson{
 		{Rule: "C15 disconnection is not cancellation"},
 		{Rule: "C16 to C18 priming, retry, polling", Notes: "lesson 03"},
 		{Rule: "C30, C32 a visible-ASCII session id at initialize"},
-		{Rule: "C31 secure, non-deterministic ids", Notes: "observed from outside only"},
+		{Rule: "C31 secure, non-deterministic ids", Notes: "observed from outside, and read in the source (newSessionID's calls)"},
 		{Rule: "C34 400 without the header", Notes: "GET gets 405 first in stage 02"},
 		{Rule: "C35 404 for ended or unknown sessions"},
 		{Rule: "C38 DELETE", Notes: "the course requires 2xx"},

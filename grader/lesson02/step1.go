@@ -68,7 +68,7 @@ var http02 = &check.Check{
 	ID: "HTTP-02", Step: 1, Severity: check.Must, Budget: 5 * time.Second,
 	Needs: check.Needs{Mode: check.AnyMode},
 	Title: "a request gets 200 and its response as one JSON object (or an SSE stream)",
-	Spec:  spec.Sending("the server MUST either return Content-Type: text/event-stream, to initiate an SSE stream, or Content-Type: application/json, to return one JSON object"),
+	Spec:  spec.RequestAnswer,
 	Hint: check.Hint{
 		Report:   "Answer a request with 200, Content-Type: application/json, and the response object as the whole body: one object, not an array, not wrapped in anything.",
 		Question: "What exactly is the body of your answer to tools/list: one JSON object, with Content-Type: application/json?",
@@ -252,9 +252,10 @@ var http05 = &check.Check{
 	Claims: []check.Claim{
 		{Claim: "input that is not JSON gets 400 with a -32700 body; invalid messages 400 with -32600", Where: "concept, step 1", How: "the JSON-RPC error body is checked, not only the status", Also: []string{"HTTP-06"}},
 	},
-	Checklist: []string{"A7", "C9"},
-	Split:     &check.Split{Rule: "input that cannot be accepted", Parts: "an HTTP error status is the spec's MUST; the JSON-RPC error body in it is the course's (the spec: MAY)", Also: []string{"HTTP-06"}},
-	Run:       checkHTTPParseError,
+	Checklist:  []string{"A7", "C9"},
+	Robustness: &spec.ClientBody,
+	Split:      &check.Split{Rule: "input that cannot be accepted", Parts: "an HTTP error status is the spec's MUST; the JSON-RPC error body in it is the course's (the spec: MAY)", Also: []string{"HTTP-06"}},
+	Run:        checkHTTPParseError,
 }
 
 func checkHTTPParseError(t *check.T) {
@@ -285,17 +286,20 @@ var http06 = &check.Check{
 If your Decode calls these -32700, fix it in stage 01 (STDIO-11 to STDIO-13).`,
 		Quotes: []check.Source{{File: "solutions/02-streamable-http/post.go", Func: "servePOST"}},
 	},
-	Checklist: []string{"A3", "A7", "C9"},
-	Run:       checkHTTPInvalidMessage,
+	Checklist:  []string{"A3", "A7", "C9"},
+	Robustness: &spec.ClientBody,
+	Run:        checkHTTPInvalidMessage,
 }
 
 func checkHTTPInvalidMessage(t *check.T) {
 	h := wire.StartHTTP(t)
 	session, _ := h.Initialize(spec.Rev)
 	for _, body := range []string{`{"jsonrpc":"2.0","id":7,"method":42}`, `{"jsonrpc":"2.0","id":null,"method":"ping"}`} {
-		resp := h.Post(session, spec.Rev, body, body)
-		expectHTTPError(t, resp, http.StatusBadRequest, body)
-		expectErrorBody(t, resp, -32600, body)
+		t.Case(body, func() {
+			resp := h.Post(session, spec.Rev, body, body)
+			expectHTTPError(t, resp, http.StatusBadRequest, body)
+			expectErrorBody(t, resp, -32600, body)
+		})
 	}
 }
 
@@ -382,7 +386,8 @@ func checkHTTPUnknownMethod(t *check.T) {
 	}
 	if resp.Status != http.StatusOK {
 		t.Fail(check.Failure{What: fmt.Sprintf("an unknown method got HTTP %d, and no JSON-RPC response", resp.Status), Got: resp.Summary(),
-			Want: `HTTP 200 with {"jsonrpc":"2.0","id":"abc","error":{"code":-32601,...}}: a request gets a response, an error one when its method is unknown`, Spec: true})
+			Want:  `HTTP 200 with {"jsonrpc":"2.0","id":"abc","error":{"code":-32601,...}}: a request gets a response, an error one when its method is unknown`,
+			Cites: &spec.RequestAnswer})
 	}
 	m := probe.ExpectResponse(t, resp, `"abc"`, "an unknown method")
 	if code, ok := m.ErrorCode(); m.Error == nil || !ok || code != -32601 {

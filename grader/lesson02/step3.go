@@ -59,28 +59,33 @@ Call it in servePOST right after Decode: h.ProtocolVersion(w, r, nil).`,
 func checkHTTPProtocolVersionHeader(t *check.T) {
 	h := wire.StartHTTP(t)
 	session, _ := h.Initialize(spec.Rev)
-	for _, v := range []string{"1999-01-01", "not-a-version"} {
-		for _, m := range []struct{ body, what string }{
-			{wire.Request(`2`, "ping", nil), "a request"},
-			{wire.Notification("notifications/grader-unknown", nil), "a notification"},
-			{"[" + wire.Request(`3`, "ping", nil) + "]", "a batch"},
-		} {
-			resp := h.Post(session, v, m.body, m.what+" with MCP-Protocol-Version: "+v)
-			if resp.Status != http.StatusBadRequest {
-				t.Fail(check.Failure{What: fmt.Sprintf("%s with MCP-Protocol-Version: %s was not refused", m.what, v), Got: resp.Summary(), Want: "HTTP 400", Spec: true})
+	t.Case("an unsupported or malformed version", func() {
+		defer t.SpecRule()()
+		for _, v := range []string{"1999-01-01", "not-a-version"} {
+			for _, m := range []struct{ body, what string }{
+				{wire.Request(`2`, "ping", nil), "a request"},
+				{wire.Notification("notifications/grader-unknown", nil), "a notification"},
+				{"[" + wire.Request(`3`, "ping", nil) + "]", "a batch"},
+			} {
+				resp := h.Post(session, v, m.body, m.what+" with MCP-Protocol-Version: "+v)
+				if resp.Status != http.StatusBadRequest {
+					t.Fail(check.Failure{What: fmt.Sprintf("%s with MCP-Protocol-Version: %s was not refused", m.what, v), Got: resp.Summary(), Want: "HTTP 400"})
+				}
 			}
 		}
-	}
-	resp := h.Do(wire.Req{Method: http.MethodDelete, Header: wire.Headers(session, "1999-01-01"), Purpose: "DELETE with MCP-Protocol-Version: 1999-01-01"})
-	if resp.Status != http.StatusBadRequest {
-		t.Fail(check.Failure{What: "DELETE with MCP-Protocol-Version: 1999-01-01 was not refused", Got: resp.Summary(),
-			Want: "HTTP 400, and the session left alone: the rule covers every request", Spec: true})
-	}
-	resp = h.Post(session, "", wire.Request(`4`, "ping", nil), "ping without MCP-Protocol-Version")
-	if resp.Status != http.StatusOK {
-		t.Fail(check.Failure{What: "a request without MCP-Protocol-Version was refused", Got: resp.Summary(),
-			Want: "HTTP 200: without the header, use the session's version or assume 2025-03-26"})
-	}
+		resp := h.Do(wire.Req{Method: http.MethodDelete, Header: wire.Headers(session, "1999-01-01"), Purpose: "DELETE with MCP-Protocol-Version: 1999-01-01"})
+		if resp.Status != http.StatusBadRequest {
+			t.Fail(check.Failure{What: "DELETE with MCP-Protocol-Version: 1999-01-01 was not refused", Got: resp.Summary(),
+				Want: "HTTP 400, and the session left alone: the rule covers every request"})
+		}
+	})
+	t.Case("no version header", func() {
+		resp := h.Post(session, "", wire.Request(`4`, "ping", nil), "ping without MCP-Protocol-Version")
+		if resp.Status != http.StatusOK {
+			t.Fail(check.Failure{What: "a request without MCP-Protocol-Version was refused", Got: resp.Summary(),
+				Want: "HTTP 200: without the header, use the session's version or assume 2025-03-26"})
+		}
+	})
 }
 
 var http19 = &check.Check{
@@ -115,22 +120,38 @@ In serveBatch (the batch's reply, rp, is step 5's: until then its end returns ni
 func checkHTTPBatchAt20250326(t *check.T) {
 	h := wire.StartHTTP(t)
 	session, _ := h.Initialize("2025-03-26")
-	// The notification is one every server knows (a cancellation of no
-	// request in particular), so that only batching is judged here.
+	// The first notification is one every server knows (a cancellation of
+	// no request in particular), so that only batching is judged there.
 	cancelled := wire.Notification("notifications/cancelled", map[string]any{"requestId": "no-such-request"})
-	batch := "[" + wire.Request(`"b1"`, "ping", nil) + "," + wire.Request(`"b2"`, "ping", nil) + "," + cancelled + "]"
-	resp := h.Post(session, "2025-03-26", batch, "a batch of two pings and a notification")
-	probe.ExpectStatus(t, resp, http.StatusOK, "a batch at 2025-03-26")
-	for _, id := range []string{`"b1"`, `"b2"`} {
-		if m := resp.Find(id); m == nil || m.Error != nil {
-			t.Fail(check.Failure{What: fmt.Sprintf("the answer to the batch holds no result for ping %s", id), Got: resp.Summary(),
-				Want: `[{"jsonrpc":"2.0","id":"b1","result":{}},{"jsonrpc":"2.0","id":"b2","result":{}}] (any order)`})
+	// pings posts a batch of two pings and a notification; purpose and
+	// status name it in the wire log and in a report on its status, answer
+	// in a report on what its answer holds.
+	pings := func(a, b, notification, purpose, status, answer string) {
+		batch := "[" + wire.Request(a, "ping", nil) + "," + wire.Request(b, "ping", nil) + "," + notification + "]"
+		resp := h.Post(session, "2025-03-26", batch, purpose)
+		probe.ExpectStatus(t, resp, http.StatusOK, status)
+		for _, id := range []string{a, b} {
+			if m := resp.Find(id); m == nil || m.Error != nil {
+				t.Fail(check.Failure{What: fmt.Sprintf("the answer to %s holds no result for ping %s", answer, id), Got: resp.Summary(),
+					Want: fmt.Sprintf(`[{"jsonrpc":"2.0","id":%s,"result":{}},{"jsonrpc":"2.0","id":%s,"result":{}}] (any order)`, a, b)})
+			}
 		}
 	}
-	resp = h.Post(session, "2025-03-26", "["+cancelled+"]", "a batch of notifications only")
-	if resp.Status != http.StatusAccepted || len(resp.Body) != 0 {
-		t.Fail(check.Failure{What: "a batch holding only notifications did not get 202 with an empty body", Got: resp.Summary(), Want: "HTTP 202, empty body"})
-	}
+	t.Case("two pings and a notification", func() {
+		pings(`"b1"`, `"b2"`, cancelled, "a batch of two pings and a notification", "a batch at 2025-03-26", "the batch")
+	})
+	t.Case("a notification the server does not know", func() {
+		// JSON-RPC never answers a notification, an unknown one included,
+		// and a POST that holds requests MUST get their responses.
+		pings(`"b3"`, `"b4"`, wire.Notification("notifications/grader-unknown", nil), "a batch of two pings and an unknown notification",
+			"a batch with an unknown notification at 2025-03-26", "the batch with an unknown notification")
+	})
+	t.Case("notifications only", func() {
+		resp := h.Post(session, "2025-03-26", "["+cancelled+"]", "a batch of notifications only")
+		if resp.Status != http.StatusAccepted || len(resp.Body) != 0 {
+			t.Fail(check.Failure{What: "a batch holding only notifications did not get 202 with an empty body", Got: resp.Summary(), Want: "HTTP 202, empty body"})
+		}
+	})
 }
 
 var http20 = &check.Check{

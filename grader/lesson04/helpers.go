@@ -67,7 +67,7 @@ func expectRefused(t *check.T, resp *wire.Response, what, why, cause string, spe
 		t.Fail(check.Failure{What: fmt.Sprintf("%s got HTTP %d: %s", what, resp.Status, why), Got: resp.Summary(), Want: want, Cause: cause, Spec: spec})
 	}
 	m := resp.ErrorBody()
-	if m == nil || m.ID != nil {
+	if m == nil || !m.HasNoID() {
 		t.Fail(check.Failure{What: what + " got 403, but its body is not a JSON-RPC error response without an id", Got: resp.Summary(), Want: want})
 	}
 	if _, ok := m.ErrorCode(); !ok {

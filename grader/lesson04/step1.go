@@ -46,8 +46,8 @@ func checkForeignOrigin403(t *check.T) {
 var origin02 = &check.Check{
 	ID: "ORIGIN-02", Step: 1, Severity: check.Must, Budget: 5 * time.Second,
 	Title:  "GET, DELETE, and a POST with an unknown session, from a foreign Origin, get 403 before any session work",
-	Spec:   validateRule,
-	Course: "\"All incoming connections\": the GET must not open a stream, the DELETE must not end the session, and a made-up session id must get 403, not 404. Go's http.CrossOriginProtection lets every GET through, so it cannot be the guard.",
+	Spec:   forbiddenRule,
+	Course: "The spec: \"Servers MUST validate the Origin header on all incoming connections\". All of them: the GET must not open a stream, the DELETE must not end the session, and a made-up session id must get 403, not 404. Go's http.CrossOriginProtection lets every GET through, so it cannot be the guard.",
 	Hint: check.Hint{
 		Report:   "Check Origin in the middleware around the whole handler, for every method, before the session is looked up; not inside the POST handler.",
 		Question: "Does your check run for GET and DELETE, and before the session is looked up?",
@@ -66,27 +66,35 @@ func checkEveryMethod(t *check.T) {
 	session, _ := h.Initialize(spec.Rev)
 	const evil = "http://evil.example"
 
-	get := h.Open(wire.Req{Method: http.MethodGet, Header: with(session, spec.Rev, evil, "Accept", "text/event-stream"), Purpose: "GET with the session, from Origin " + evil})
-	if get.Status != http.StatusForbidden {
-		t.Fail(check.Failure{What: fmt.Sprintf("a GET from Origin %s got HTTP %d: a foreign page must not open the session's stream", evil, get.Status),
-			Got: probe.StreamSummary(get), Want: "HTTP 403 with a JSON-RPC error body, at once", Spec: true, Cause: causeOriginGuard})
-	}
-	get.End(wire.T1)
+	t.Case("GET", func() {
+		get := h.Open(wire.Req{Method: http.MethodGet, Header: with(session, spec.Rev, evil, "Accept", "text/event-stream"), Purpose: "GET with the session, from Origin " + evil})
+		if get.Status != http.StatusForbidden {
+			t.Fail(check.Failure{What: fmt.Sprintf("a GET from Origin %s got HTTP %d: a foreign page must not open the session's stream", evil, get.Status),
+				Got: probe.StreamSummary(get), Want: "HTTP 403 with a JSON-RPC error body, at once", Spec: true, Cause: causeOriginGuard})
+		}
+		get.End(wire.T1)
+	})
 
-	del := h.Do(wire.Req{Method: http.MethodDelete, Header: with(session, spec.Rev, evil), Purpose: "DELETE the session, from Origin " + evil})
-	expectForeignRefused(t, del, "a DELETE from Origin "+evil, "a foreign page must not end the user's session")
-	if text := probe.CallTool(t, h, session, `2`, "echo", map[string]any{"text": "still here"}); text != "still here" {
-		t.Fail(check.Failure{What: "echo answered " + check.Quote(text), Want: `"still here"`})
-	}
+	t.Case("DELETE", func() {
+		del := h.Do(wire.Req{Method: http.MethodDelete, Header: with(session, spec.Rev, evil), Purpose: "DELETE the session, from Origin " + evil})
+		expectForeignRefused(t, del, "a DELETE from Origin "+evil, "a foreign page must not end the user's session")
+		if text := probe.CallTool(t, h, session, `2`, "echo", map[string]any{"text": "still here"}); text != "still here" {
+			t.Fail(check.Failure{What: "echo answered " + check.Quote(text), Want: `"still here"`})
+		}
+	})
 
-	post := h.Do(wire.Req{Header: with(session, spec.Rev, evil), Body: wire.Request(`3`, "tools/call", wire.ToolCall("echo", map[string]any{"text": "x"}, nil)),
-		Purpose: "tools/call in the session, from Origin " + evil})
-	expectForeignRefused(t, post, "a tools/call from Origin "+evil, "every POST is judged, not only initialize")
+	t.Case("POST in the session", func() {
+		post := h.Do(wire.Req{Header: with(session, spec.Rev, evil), Body: wire.Request(`3`, "tools/call", wire.ToolCall("echo", map[string]any{"text": "x"}, nil)),
+			Purpose: "tools/call in the session, from Origin " + evil})
+		expectForeignRefused(t, post, "a tools/call from Origin "+evil, "every POST is judged, not only initialize")
+	})
 
-	unknown := h.Do(wire.Req{Header: with("grader-made-up-session", spec.Rev, evil), Body: wire.Request(`4`, "ping", nil),
-		Purpose: "ping with an unknown session, from Origin " + evil})
-	expectForeignRefused(t, unknown, "a ping with an unknown session id from Origin "+evil,
-		"the Origin is judged before the session is looked up; a 404 tells a foreign page which session ids exist")
+	t.Case("POST with an unknown session", func() {
+		unknown := h.Do(wire.Req{Header: with("grader-made-up-session", spec.Rev, evil), Body: wire.Request(`4`, "ping", nil),
+			Purpose: "ping with an unknown session, from Origin " + evil})
+		expectForeignRefused(t, unknown, "a ping with an unknown session id from Origin "+evil,
+			"the Origin is judged before the session is looked up; a 404 tells a foreign page which session ids exist")
+	})
 }
 
 var origin03 = &check.Check{

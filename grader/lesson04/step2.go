@@ -230,11 +230,13 @@ type originCase struct {
 // expectOrigins sends initialize from each origin in turn.
 func expectOrigins(t *check.T, h *wire.HTTP, cases []originCase) {
 	for _, c := range cases {
-		resp := initializeFrom(h, c.origin)
-		if c.allow {
-			expectServed(t, resp, "initialize from Origin "+c.origin, c.why)
-		} else {
-			expectForeignRefused(t, resp, "initialize from Origin "+c.origin, c.why)
-		}
+		t.Case("Origin "+c.origin, func() {
+			resp := initializeFrom(h, c.origin)
+			if c.allow {
+				expectServed(t, resp, "initialize from Origin "+c.origin, c.why)
+			} else {
+				expectForeignRefused(t, resp, "initialize from Origin "+c.origin, c.why)
+			}
+		})
 	}
 }

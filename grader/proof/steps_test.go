@@ -139,5 +139,6 @@ func buildStepState(root string, l *check.Lesson, n int) (check.Target, error) {
 		return check.Target{}, err
 	}
 	bin, err := build.Binary(context.Background(), req)
-	return check.Target{Name: "the code after step " + strconv.Itoa(n), Package: req.Package, Binary: bin}, err
+	return check.Target{Name: "the code after step " + strconv.Itoa(n), Package: req.Package, Binary: bin,
+		Sources: &check.Sources{Root: root, Base: o.Base, Overlay: req.Overlay}}, err
 }

@@ -86,7 +86,7 @@ var lesson02 = []*Variant{
 		}},
 	},
 	{
-		Name: "counter-session-ids", Lesson: "02", Kills: []string{"HTTP-10"},
+		Name: "counter-session-ids", Lesson: "02", Kills: []string{"HTTP-10", "HTTP-33"},
 		Mistake: "numbers sessions with a counter: session-1, session-2, …",
 		Edits: []Edit{
 			{File: httpSessions,
@@ -115,7 +115,7 @@ var sessionCounter int`},
 		}},
 	},
 	{
-		Name: "math-rand-with-a-fixed-seed", Lesson: "02", Kills: []string{"HTTP-10"},
+		Name: "math-rand-with-a-fixed-seed", Lesson: "02", Kills: []string{"HTTP-10", "HTTP-33"},
 		Mistake: "takes session ids from math/rand seeded with a constant, so every run issues the same ids",
 		Edits: []Edit{
 			{File: httpSessions,
@@ -472,7 +472,7 @@ var sessionCounter int`},
 		}},
 	},
 	{
-		Name: "math-rand-session-ids", Lesson: "02", Kills: []string{"HTTP-10"},
+		Name: "math-rand-session-ids", Lesson: "02", Kills: []string{"HTTP-10", "HTTP-33"},
 		Mistake: "makes session ids of 32 hex digits from math/rand, seeded with the time: they look random, and are predictable",
 		Edits: []Edit{
 			{File: httpSessions,
@@ -494,6 +494,24 @@ var (
 	idMu     sync.Mutex
 	idSource = rand.New(rand.NewSource(time.Now().UnixNano())) // a new seed every run
 )`},
+		},
+	},
+	{
+		Name: "session-ids-from-math-rand", Lesson: "02", Kills: []string{"HTTP-33"},
+		Mistake: "makes session ids of 32 hex digits from math/rand/v2's rand.Uint64: no test of the ids can tell them from crypto/rand's, and math/rand/v2 is no cryptographic source",
+		Edits: []Edit{
+			{File: httpSessions,
+				Old: "\t\"crypto/rand\"\n\t\"encoding/hex\"\n",
+				New: "\t\"fmt\"\n\t\"math/rand/v2\"\n"},
+			{File: httpSessions,
+				Old: `	var b [16]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		panic("crypto/rand failed: " + err.Error()) // cannot happen on supported systems
+	}
+	return hex.EncodeToString(b[:])
+}`,
+				New: `	return fmt.Sprintf("%016x%016x", rand.Uint64(), rand.Uint64())
+}`},
 		},
 	},
 	{

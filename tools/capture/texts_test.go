@@ -57,7 +57,7 @@ func TestEveryTextHasItsGeneratedParts(t *testing.T) {
 		want(path, "wordlimit", "", "", "", "")
 	}
 	want("grader/CLAIMS.md", "splits", "", "", "", "")
-	for _, need := range []string{"stateless", "any-mode", "flags", "restart", "signal", "allowlist", "course"} {
+	for _, need := range []string{"stateless", "any-mode", "flags", "restart", "signal", "allowlist", "course", "source"} {
 		want("grader/EXTERNAL.md", "needs", "", "", "", need)
 	}
 }

@@ -29,7 +29,7 @@ var parts = map[string]struct {
 	"claims":    {[]string{"lesson"}, "the lesson's table of claims: the checks' Claims, step by step, then the claims no check enforces"},
 	"checklist": {[]string{"lesson"}, "the table of transport-checklist rules that the lesson's description holds, each with the checks that observe it"},
 	"splits":    {nil, "the table of checks that hold a spec rule and a course rule at once (Check.Split)"},
-	"needs":     {[]string{"need", "optional", "form"}, "the checks that declare a need (need=stateless, any-mode, flags, restart, signal, allowlist, course) or rely on an optional feature (optional=get-stream, event-ids, history); form=ranges writes SSE-21 to SSE-29"},
+	"needs":     {[]string{"need", "optional", "form"}, "the checks that declare a need (need=stateless, any-mode, flags, restart, signal, allowlist, course, source; need=robustness: the checks that break a client's rule on purpose) or rely on an optional feature (optional=get-stream, event-ids, history); form=ranges writes SSE-21 to SSE-29"},
 	"allowlist": {nil, "the Origin allowlist lesson 04's checks start the course's servers with, as a code span"},
 	"words":     {[]string{"lesson"}, "the words of the lesson's core path (CoreWords), such as 2,618"},
 	"wordlimit": {nil, "the most words a core path may hold (MaxCoreWords, which the proof's TestCorePathsAreShort holds every lesson to), such as 3,000"},
@@ -406,6 +406,9 @@ var needKinds = map[string]func(l *check.Lesson, c *check.Check) bool{
 	"signal":    func(_ *check.Lesson, c *check.Check) bool { return c.Needs.Signal },
 	"allowlist": func(_ *check.Lesson, c *check.Check) bool { return c.Needs.Allowlist != nil },
 	"course":    func(_ *check.Lesson, c *check.Check) bool { return c.Needs.Course != "" },
+	"source":    func(_ *check.Lesson, c *check.Check) bool { return c.Needs.Source },
+	// not a need: the checks that break a client's rule on purpose
+	"robustness": func(_ *check.Lesson, c *check.Check) bool { return c.Robustness != nil },
 }
 
 var features = map[string]check.Feature{"get-stream": check.GETStream, "event-ids": check.EventIDs, "history": check.History}

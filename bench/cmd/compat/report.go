@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 
@@ -57,15 +58,26 @@ func (g *graded) cell() string {
 // running it) where it failed.
 type finding struct {
 	id, title string
-	rule      string // check.SpecRule or check.CourseRule
-	must      bool   // the rule it breaks is a spec MUST
-	cites     string // the spec rule, as the grader cites it
+	rule      string     // check.SpecRule or check.CourseRule
+	must      bool       // the rule it breaks is a spec MUST
+	robust    bool       // the check broke a client's rule first (check.Check.Robustness)
+	client    check.Spec // that rule
+	cites     check.Spec
 	quote     string
 	section   string
 	what, got string // from the first row where it failed
 	rows      []string
 	blockedBy string
+
+	// courseParts are the parts of a check graded in parts (check.T.Case)
+	// that broke only a course rule, beside the spec finding it leads with.
+	courseParts []check.CaseResult
 }
+
+// ruleKey names the spec rule a finding breaks: its words, in its
+// revision. Checks that break the same rule (ORIGIN-01, ORIGIN-02 and
+// ORIGIN-04: a foreign Origin served) count once.
+func (f *finding) ruleKey() string { return f.cites.Rev + " " + f.cites.Quote }
 
 // primary reports whether f is listed on its own. A failure the grader
 // traces to another's cause follows from it, but a spec finding always
@@ -91,16 +103,52 @@ func findings(s *server, table []*graded) []*finding {
 			f := byID[id]
 			if f == nil {
 				f = &finding{id: id, title: r.Check.Title, rule: string(r.Rule), what: r.What, got: r.Got,
-					cites: r.Cites.String(), quote: r.Cites.Quote, section: "MCP " + r.Cites.Rev + " · " + r.Cites.Section,
-					blockedBy: g.outcome.BlockedBy[id]}
+					cites: r.Cites, quote: r.Cites.Quote, section: "MCP " + r.Cites.Rev + " · " + r.Cites.Section,
+					blockedBy: g.outcome.BlockedBy[id], robust: r.Check.Robustness != nil}
+				if f.robust {
+					f.client = *r.Check.Robustness
+				}
 				f.must = r.Rule == check.SpecRule && r.Check.Severity == check.Must && strings.Contains(r.Cites.Quote, "MUST")
 				byID[id] = f
 				out = append(out, f)
 			}
 			f.rows = append(f.rows, g.row.mode)
+			if r.Rule == check.SpecRule {
+				for _, c := range r.Cases {
+					if c.Rule == check.CourseRule && !hasPart(f.courseParts, c.Name) {
+						f.courseParts = append(f.courseParts, c)
+					}
+				}
+			}
 		}
 	}
 	return out
+}
+
+// robustness names the client's rule the check broke.
+func (f *finding) robustness() string {
+	return "MCP " + f.client.Rev + " · " + f.client.Section + ": “" + f.client.Quote + "”"
+}
+
+func hasPart(parts []check.CaseResult, name string) bool {
+	for _, p := range parts {
+		if p.Name == name {
+			return true
+		}
+	}
+	return false
+}
+
+// mustRules counts the distinct spec MUST rules among findings, the
+// robustness findings (robust) or the others.
+func mustRules(all []*finding, robust bool) int {
+	keys := map[string]bool{}
+	for _, f := range all {
+		if f.must && f.robust == robust {
+			keys[f.ruleKey()] = true
+		}
+	}
+	return len(keys)
 }
 
 // unexplained lists the spec findings that notes.go does not explain.
@@ -147,25 +195,24 @@ func report(servers []*server, table []*graded, versions map[string]string, smok
 	}
 	b.WriteString("\n## The table\n\n")
 	b.WriteString("Each cell: checks passed ✓, failed ✗ (of which break the spec), skipped –. ")
-	b.WriteString("The last column counts the spec rules at MUST level a server breaks, over all its rows.\n\n")
+	b.WriteString("The last two columns count rules, not checks: the spec's MUST-level rules a server breaks over all its rows, " +
+		"where several checks that find the same rule broken (a foreign Origin served on POST, on GET, as `null`) count once; " +
+		"and, apart, those it breaks only on input a correct client never sends (robustness: a line on stdio or a POST body that is not " +
+		"a valid message, which the client MUST NOT send).\n\n")
 	b.WriteString("| server | transport |")
 	var lessons []string
 	for _, l := range grader.Lessons() {
 		lessons = append(lessons, l.Number)
 		fmt.Fprintf(&b, " %s |", lessonTitles[l.Number])
 	}
-	b.WriteString(" MUST-level spec rules broken |\n|---|---|")
+	b.WriteString(" MUST rules broken | robustness: MUST rules broken on bad input |\n|---|---|")
 	for range lessons {
 		b.WriteString("---|")
 	}
-	b.WriteString("---|\n")
+	b.WriteString("---|---|\n")
 	for _, s := range servers {
-		must := 0
-		for _, f := range findings(s, table) {
-			if f.must {
-				must++
-			}
-		}
+		all := findings(s, table)
+		must, robust := mustRules(all, false), mustRules(all, true)
 		first := true
 		for _, r := range rows([]*server{s}) {
 			fmt.Fprintf(&b, "| %s | %s |", map[bool]string{true: s.name, false: ""}[first], r.mode)
@@ -179,9 +226,9 @@ func report(servers []*server, table []*graded, versions map[string]string, smok
 				fmt.Fprintf(&b, " %s |", cell)
 			}
 			if first {
-				fmt.Fprintf(&b, " %d |\n", must)
+				fmt.Fprintf(&b, " %d | %d |\n", must, robust)
 			} else {
-				b.WriteString(" |\n")
+				b.WriteString(" | |\n")
 			}
 			first = false
 		}
@@ -193,42 +240,96 @@ func report(servers []*server, table []*graded, versions map[string]string, smok
 	for _, s := range servers {
 		fmt.Fprintf(&b, "\n## %s\n\n%s.\n", s.name, upper(s.about))
 		all := findings(s, table)
-		section := func(title string, keep func(*finding) bool, detail bool) {
+		detailed := func(f *finding) {
+			fmt.Fprintf(&b, "**%s** · %s (%s)\n\n", f.id, f.title, strings.Join(f.rows, "; "))
+			fmt.Fprintf(&b, "- *The spec*, %s: “%s”\n", f.section, f.quote)
+			fmt.Fprintf(&b, "- *The server*: %s.", trimDot(f.what))
+			if f.got != "" {
+				fmt.Fprintf(&b, " Got: `%s`", shorten(f.got, 300))
+			}
+			b.WriteString("\n")
+			if text := explain(s.key, f.id); text != "" {
+				fmt.Fprintf(&b, "- *Who is right*: %s\n", text)
+			} else {
+				b.WriteString("- *Who is right*: not yet explained (notes.go).\n")
+			}
+			b.WriteString("\n")
+		}
+		pick := func(keep func(*finding) bool) []*finding {
 			var picked []*finding
 			for _, f := range all {
 				if keep(f) {
 					picked = append(picked, f)
 				}
 			}
+			return picked
+		}
+		// byRule lists spec findings under the rule each breaks, the rules
+		// in the order their first finding comes.
+		byRule := func(title string, picked []*finding) {
 			if len(picked) == 0 {
 				return
 			}
-			fmt.Fprintf(&b, "\n### %s\n\n", title)
+			var keys []string
+			rules := map[string][]*finding{}
 			for _, f := range picked {
-				if !detail {
-					fmt.Fprintf(&b, "- **%s** (%s) %s. The server: %s.\n", f.id, strings.Join(f.rows, "; "), f.title, trimDot(f.what))
-					continue
+				if rules[f.ruleKey()] == nil {
+					keys = append(keys, f.ruleKey())
 				}
-				fmt.Fprintf(&b, "**%s** · %s (%s)\n\n", f.id, f.title, strings.Join(f.rows, "; "))
-				fmt.Fprintf(&b, "- *The spec*, %s: “%s”\n", f.section, f.quote)
-				fmt.Fprintf(&b, "- *The server*: %s.", trimDot(f.what))
-				if f.got != "" {
-					fmt.Fprintf(&b, " Got: `%s`", shorten(f.got, 300))
+				rules[f.ruleKey()] = append(rules[f.ruleKey()], f)
+			}
+			fmt.Fprintf(&b, "\n### %s: %d\n", title, len(keys))
+			for i, k := range keys {
+				fs := rules[k]
+				var ids []string
+				for _, f := range fs {
+					ids = append(ids, f.id)
 				}
-				b.WriteString("\n")
-				if text := explain(s.key, f.id); text != "" {
-					fmt.Fprintf(&b, "- *Who is right*: %s\n", text)
-				} else {
-					b.WriteString("- *Who is right*: not yet explained (notes.go).\n")
+				fmt.Fprintf(&b, "\n#### %d. “%s” (%s)\n\n", i+1, fs[0].quote, strings.Join(ids, ", "))
+				for _, f := range fs {
+					detailed(f)
 				}
-				b.WriteString("\n")
 			}
 		}
 		primary := (*finding).primary
-		section("MUST-level spec rules it breaks", func(f *finding) bool { return primary(f) && f.must }, true)
-		section("Other spec findings", func(f *finding) bool { return primary(f) && !f.must && f.rule == string(check.SpecRule) }, true)
-		section("Course rules it does not meet", func(f *finding) bool { return primary(f) && f.rule == string(check.CourseRule) }, false)
-		section("Failures that follow from one above", func(f *finding) bool { return !primary(f) }, false)
+		byRule("MUST-level spec rules it breaks", pick(func(f *finding) bool { return primary(f) && f.must && !f.robust }))
+		if robust := pick(func(f *finding) bool { return primary(f) && f.must && f.robust }); len(robust) > 0 {
+			byRule("Robustness: MUST-level rules it breaks on input a correct client never sends", robust)
+			var broke []string
+			for _, f := range robust {
+				if r := f.robustness(); !slices.Contains(broke, r) {
+					broke = append(broke, r)
+				}
+			}
+			fmt.Fprintf(&b, "The grader broke the client's rule first, to see how the server copes: %s.\n", strings.Join(broke, "; "))
+		}
+		if other := pick(func(f *finding) bool { return primary(f) && !f.must && f.rule == string(check.SpecRule) }); len(other) > 0 {
+			b.WriteString("\n### Other spec findings\n\n")
+			for _, f := range other {
+				detailed(f)
+			}
+		}
+		var course []string
+		for _, f := range all {
+			switch {
+			case primary(f) && f.rule == string(check.CourseRule):
+				course = append(course, fmt.Sprintf("- **%s** (%s) %s. The server: %s.", f.id, strings.Join(f.rows, "; "), f.title, trimDot(f.what)))
+			case primary(f):
+				for _, p := range f.courseParts {
+					course = append(course, fmt.Sprintf("- **%s** (%s) %s; the part “%s” (the check's spec finding is above). The server: %s.",
+						f.id, strings.Join(f.rows, "; "), f.title, p.Name, trimDot(p.What)))
+				}
+			}
+		}
+		if len(course) > 0 {
+			b.WriteString("\n### Course rules it does not meet\n\n" + strings.Join(course, "\n") + "\n")
+		}
+		if blocked := pick(func(f *finding) bool { return !primary(f) }); len(blocked) > 0 {
+			b.WriteString("\n### Failures that follow from one above\n\n")
+			for _, f := range blocked {
+				fmt.Fprintf(&b, "- **%s** (%s) %s. The server: %s.\n", f.id, strings.Join(f.rows, "; "), f.title, trimDot(f.what))
+			}
+		}
 
 		var flaky []string
 		for _, g := range table {
@@ -289,6 +390,8 @@ func skipKey(why string) string {
 		return "they start the server themselves, with arguments of their own, and a server at a URL was started by someone else"
 	case strings.HasPrefix(why, "sends SIGTERM"):
 		return "they send SIGTERM to the server, and a server at a URL was started by someone else"
+	case strings.HasPrefix(why, "reads the server's Go source"):
+		return "they are source checks, which read the Go code of a server the grader built"
 	case strings.HasPrefix(why, "asks the history tool"):
 		return "they ask the history tool how requests ended, and the server does not list it (it is outside the tool contract)"
 	}

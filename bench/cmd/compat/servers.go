@@ -161,8 +161,9 @@ func build(courseRoot, benchRoot, dir string) ([]*server, map[string]string, err
 	script := filepath.Join(tsDir, "server.mjs")
 	servers = append(servers, &server{
 		key: "ts", name: "TypeScript SDK " + version,
-		about: "the official TypeScript SDK, @modelcontextprotocol/sdk, low-level Server, one transport per session as in its examples " +
-			"(peers/ts/server.mjs); the event-store row adds the InMemoryEventStore of its examples",
+		about: "the official TypeScript SDK, @modelcontextprotocol/sdk, low-level Server, served over HTTP as its examples serve it " +
+			"(createMcpExpressApp, which refuses a foreign Host on loopback and reads JSON bodies with express.json, 100 KiB at most; " +
+			"one transport per session; the examples' routes and answers) (peers/ts/server.mjs); the event-store row adds the InMemoryEventStore of its examples",
 		stdio: []string{"node", script}, http: peerHTTP("node", script), resumes: true,
 	})
 	return servers, versions, nil

@@ -1,6 +1,7 @@
 // The peer contract (../contract/tools.json) served with the official MCP
 // TypeScript SDK, @modelcontextprotocol/sdk 1.32.2, over stdio or Streamable
-// HTTP, with the SDK's defaults (every response on an SSE stream).
+// HTTP, with the SDK's defaults (every response on an SSE stream), served
+// over HTTP as the SDK's examples serve it (createMcpExpressApp).
 //
 //   node server.mjs                                  stdio
 //   node server.mjs -http 127.0.0.1:0 [-stateless]   Streamable HTTP at /mcp
@@ -9,9 +10,10 @@
 // It uses the SDK's low-level Server, so that tools/list shows the
 // contract's JSON schemas exactly. Stateful mode keeps one Server and one
 // transport per session, as the SDK's examples do; stateless mode makes both
-// anew for every request, as the SDK's stateless example does.
+// anew for every request, as the SDK's stateless example does. The event
+// store, which the stateful example always has, is only there with
+// -resumable, so that the table shows the SDK with and without one.
 import { readFileSync } from "node:fs";
-import { createServer } from "node:http";
 import { randomUUID } from "node:crypto";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
@@ -103,91 +105,81 @@ const resumable = argv.includes("-resumable"); // the SDK's in-memory event stor
 if (!httpAddr) {
   await newServer().connect(new StdioServerTransport());
 } else {
-  const sessions = new Map(); // session id -> transport
-  const http = createServer(async (req, res) => {
-    if (new URL(req.url, "http://x").pathname !== "/mcp") return plain(res, 404, -32000, "not found");
-    if (stateless) {
+  // As the SDK's examples serve Streamable HTTP (examples/server/
+  // simpleStreamableHttp.js and simpleStatelessStreamableHttp.js): the
+  // SDK's createMcpExpressApp, which refuses a Host other than localhost,
+  // 127.0.0.1 or [::1] with 403 when it listens on loopback, and parses
+  // JSON bodies with express.json() (100 KiB at most); then the examples'
+  // routes, word for word in what they answer. The examples' extras are
+  // left out: logging, a cap on sessions, OAuth.
+  // (Imported here, so that a server on stdio does not wait for express to load.)
+  const { createMcpExpressApp } = await import("@modelcontextprotocol/sdk/server/express.js");
+  const [host, port] = splitHostPort(httpAddr);
+  const app = createMcpExpressApp({ host });
+  if (stateless) {
+    app.post("/mcp", async (req, res) => {
       const server = newServer();
-      const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
-      res.on("close", () => { transport.close(); server.close(); });
-      await server.connect(transport);
-      return transport.handleRequest(req, res); // the SDK reads the body, with its own limits
-    }
-    const id = req.headers["mcp-session-id"];
-    if (id) {
-      const transport = sessions.get(id);
-      if (!transport) return plain(res, 404, -32001, "Session not found");
-      return transport.handleRequest(req, res);
-    }
-    // No session yet: only an initialize may start one, so the body must be
-    // read here, as the SDK's examples read it (with express.json()) to ask
-    // isInitializeRequest. Its size limit and its errors are the SDK's own.
-    if (req.method !== "POST") return plain(res, 400, -32000, "Bad Request: No valid session ID provided");
-    const body = await readBody(req, res);
-    if (body === undefined) return; // answered already
-    let message;
-    try {
-      message = JSON.parse(body);
-    } catch {
-      return plain(res, 400, -32700, "Parse error: Invalid JSON");
-    }
-    if (!isInitializeRequest(message)) return plain(res, 400, -32000, "Bad Request: No valid session ID provided");
-    const transport = new StreamableHTTPServerTransport({
-      sessionIdGenerator: () => randomUUID(),
-      eventStore: resumable ? new InMemoryEventStore() : undefined,
-      onsessioninitialized: (sid) => sessions.set(sid, transport),
+      try {
+        const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
+        await server.connect(transport);
+        await transport.handleRequest(req, res, req.body);
+        res.on("close", () => { transport.close(); server.close(); });
+      } catch {
+        if (!res.headersSent) res.status(500).json({ jsonrpc: "2.0", error: { code: -32603, message: "Internal server error" }, id: null });
+      }
     });
-    transport.onclose = () => transport.sessionId && sessions.delete(transport.sessionId);
-    await newServer().connect(transport);
-    return transport.handleRequest(req, res, message);
-  });
+    const notAllowed = (req, res) => {
+      res.writeHead(405).end(JSON.stringify({ jsonrpc: "2.0", error: { code: -32000, message: "Method not allowed." }, id: null }));
+    };
+    app.get("/mcp", notAllowed);
+    app.delete("/mcp", notAllowed);
+  } else {
+    const transports = new Map(); // session id -> transport
+    app.post("/mcp", async (req, res) => {
+      const id = req.headers["mcp-session-id"];
+      try {
+        let transport = id ? transports.get(id) : undefined;
+        if (!transport && !id && isInitializeRequest(req.body)) {
+          transport = new StreamableHTTPServerTransport({
+            sessionIdGenerator: () => randomUUID(),
+            eventStore: resumable ? new InMemoryEventStore() : undefined,
+            onsessioninitialized: (sid) => transports.set(sid, transport),
+          });
+          transport.onclose = () => transport.sessionId && transports.delete(transport.sessionId);
+          await newServer().connect(transport);
+        } else if (!transport && id) {
+          return res.status(404).json({ jsonrpc: "2.0", error: { code: -32001, message: "Session not found" }, id: null });
+        } else if (!transport) {
+          return res.status(400).json({ jsonrpc: "2.0", error: { code: -32000, message: "Bad Request: No valid session ID provided" }, id: null });
+        }
+        await transport.handleRequest(req, res, req.body);
+      } catch {
+        if (!res.headersSent) res.status(500).json({ jsonrpc: "2.0", error: { code: -32603, message: "Internal server error" }, id: null });
+      }
+    });
+    // GET (the standalone stream, or a resumption) and DELETE go to the
+    // session's transport.
+    const inSession = async (req, res) => {
+      const id = req.headers["mcp-session-id"];
+      if (!id) return res.status(400).send("Missing session ID");
+      const transport = transports.get(id);
+      if (!transport) return res.status(404).json({ jsonrpc: "2.0", error: { code: -32001, message: "Session not found" }, id: null });
+      await transport.handleRequest(req, res);
+    };
+    app.get("/mcp", inSession);
+    app.delete("/mcp", inSession);
+  }
   // Catch the signals before saying where the server listens: whoever
   // reads that line may stop the server at once.
   for (const sig of ["SIGTERM", "SIGINT"]) process.on(sig, () => process.exit(0));
-  const [host, port] = splitHostPort(httpAddr);
-  http.listen(port, host, () => {
-    const a = http.address();
+  const listener = app.listen(port, host, (err) => {
+    if (err) {
+      console.error(`ts-server: ${err.message}`);
+      process.exit(1);
+    }
+    const a = listener.address();
     console.error(`ts-server: listening on http://${a.address}:${a.port}/mcp`);
   });
-}
-
-// MAX_BODY is the SDK's DEFAULT_MAX_REQUEST_BODY_SIZE, which it applies when
-// it reads a body itself.
-const MAX_BODY = 4 * 1024 * 1024;
-
-// readBody reads a request body up to MAX_BODY, as the SDK's readRequestBody
-// does, and answers 413 as the SDK does when it is longer (returning
-// undefined then).
-function readBody(req, res) {
-  return new Promise((resolve, reject) => {
-    const tooLarge = () => {
-      res.setHeader("Connection", "close");
-      plain(res, 413, -32000, `Payload Too Large: Request body must not exceed ${MAX_BODY} bytes`);
-      res.on("finish", () => req.destroy());
-      resolve(undefined);
-    };
-    if (Number(req.headers["content-length"]) > MAX_BODY) return tooLarge();
-    const chunks = [];
-    let size = 0;
-    req.on("data", (c) => {
-      size += c.length;
-      if (size > MAX_BODY) {
-        req.pause();
-        req.removeAllListeners("data");
-        return tooLarge();
-      }
-      chunks.push(c);
-    });
-    req.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
-    req.on("error", reject);
-  });
-}
-
-// plain answers with a JSON-RPC error without an id, as the SDK's own
-// createJsonErrorResponse does.
-function plain(res, status, code, message) {
-  res.writeHead(status, { "Content-Type": "application/json" });
-  res.end(JSON.stringify({ jsonrpc: "2.0", error: { code, message }, id: null }));
 }
 
 function splitHostPort(addr) {

@@ -66,6 +66,15 @@ func (m *Msg) IsResponseTo(id string) bool {
 	return m.IsResponse() && SameJSON(m.ID, json.RawMessage(id))
 }
 
+// HasNoID reports whether m carries no id: the member is absent, or null.
+// An error for a message whose id could not be read carries none, and
+// both forms are right: MCP lets the id be left out ("except in error
+// cases where the ID could not be read"), and JSON-RPC 2.0 §5 makes it
+// null ("If there was an error in detecting the id in the Request object
+// (e.g. Parse error/Invalid Request), it MUST be Null"). Every check that
+// wants an error without an id asks this, so that all accept the same.
+func (m *Msg) HasNoID() bool { return m.ID == nil || SameJSON(m.ID, json.RawMessage(`null`)) }
+
 // ErrorCode returns the error code of an error response.
 func (m *Msg) ErrorCode() (int, bool) {
 	var e struct {
@@ -116,7 +125,7 @@ func (m *Msg) Problem() string {
 		return `a result response must carry its request's id (a string or an integer)`
 	}
 	if m.Error != nil {
-		if m.ID != nil && !isValidID(m.ID) && !SameJSON(m.ID, json.RawMessage("null")) {
+		if !m.HasNoID() && !isValidID(m.ID) {
 			return `an error response's id must be its request's id, or absent (or null) when it could not be read`
 		}
 		var e struct {

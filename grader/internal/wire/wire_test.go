@@ -64,6 +64,24 @@ func TestProblem(t *testing.T) {
 	}
 }
 
+// TestHasNoIDTakesAbsentAndNull: an error for a message whose id could
+// not be read carries none, absent (MCP) or null (JSON-RPC 2.0 §5), and
+// every check accepts both.
+func TestHasNoIDTakesAbsentAndNull(t *testing.T) {
+	for text, want := range map[string]bool{
+		`{"jsonrpc":"2.0","error":{"code":-32000,"message":"Forbidden"}}`:             true,
+		`{"jsonrpc":"2.0","error":{"code":-32000,"message":"Forbidden"},"id":null}`:   true,
+		`{"jsonrpc":"2.0","error":{"code":-32000,"message":"Forbidden"},"id": null }`: true,
+		`{"jsonrpc":"2.0","error":{"code":-32000,"message":"Forbidden"},"id":0}`:      false,
+		`{"jsonrpc":"2.0","error":{"code":-32000,"message":"Forbidden"},"id":"x"}`:    false,
+	} {
+		m, err := Parse([]byte(text))
+		require.NoError(t, err)
+		assert.Equal(t, want, m.HasNoID(), text)
+		assert.Empty(t, m.Problem(), text)
+	}
+}
+
 func TestIsResponseToKeepsJSONTypes(t *testing.T) {
 	m, err := Parse([]byte(`{"jsonrpc":"2.0","id":"7","result":{}}`))
 	require.NoError(t, err)
