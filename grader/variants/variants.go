@@ -32,8 +32,12 @@ type Variant struct {
 	// interleave, as two unguarded writers do. The checks provoke that
 	// interleaving, but on a busy or single-CPU machine a run can miss it,
 	// so the course's proof grades such a variant up to a few times until it
-	// is caught. It never tolerates a failure outside Kills.
+	// is caught. It never tolerates a failure outside Kills and MayKill.
 	Racy bool
+	// MayKill, for a Racy variant, are checks that catch the race too when
+	// it happens to show on their traffic, and pass when it does not: the
+	// proof accepts either for them, and still wants every one of Kills.
+	MayKill []string
 }
 
 // Edit replaces one piece of a file of the reference.

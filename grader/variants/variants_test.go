@@ -51,3 +51,20 @@ func TestEveryEditApplies(t *testing.T) {
 		}
 	}
 }
+
+// TestMayKillIsForRaces: only a racy variant may fail a check by chance,
+// and a check it must fail is not one it may fail.
+func TestMayKillIsForRaces(t *testing.T) {
+	for _, v := range All() {
+		if len(v.MayKill) > 0 && !v.Racy {
+			t.Errorf("variant %s lists MayKill but is not Racy: a mistake that is not a race fails the same checks every time", v.Name)
+		}
+		for _, id := range v.MayKill {
+			for _, k := range v.Kills {
+				if id == k {
+					t.Errorf("variant %s lists %s both in Kills and in MayKill", v.Name, id)
+				}
+			}
+		}
+	}
+}
