@@ -141,7 +141,14 @@ func describeEvent(e Event) string {
 	if e.Retry != "" {
 		parts = append(parts, "retry: "+e.Retry)
 	}
-	parts = append(parts, "data: "+e.Data)
+	if e.NoData {
+		parts = append(parts, "(no data field)")
+	} else {
+		parts = append(parts, "data: "+e.Data)
+	}
+	for _, p := range e.Problems {
+		parts = append(parts, "MALFORMED: "+p)
+	}
 	return "[SSE] " + strings.Join(parts, " | ")
 }
 
@@ -251,6 +258,18 @@ func (s *Stream) Comments() int {
 		return 0
 	}
 	return s.sse.Comments()
+}
+
+// Malformed returns what a strict reading of the stream found wrong so far
+// (SSEReader.Malformed): fields a client ignores, and an event cut off by
+// the stream's end. It is empty for a body that is not an event stream.
+func (s *Stream) Malformed() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.sse == nil {
+		return nil
+	}
+	return s.sse.Malformed()
 }
 
 // LastEventID returns the id of the last event taken that set one: what a
