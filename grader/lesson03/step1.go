@@ -331,18 +331,20 @@ func checkNoLeaks(t *check.T) {
 var sse09 = &check.Check{
 	ID: "SSE-09", Step: 1, Severity: check.Must, Budget: 8 * time.Second,
 	Needs: check.Needs{Signal: true, Optional: []check.Feature{check.GETStream}},
-	Title: "SIGTERM ends the open GET streams at once, and the server exits",
+	Title: "SIGTERM ends the open GET streams at once, lets a running call finish with its result, and the server exits",
 	Spec:  check.Spec{Rev: spec.Rev, Section: "basic/lifecycle › Shutdown › HTTP", Quote: "For HTTP transports, shutdown is indicated by closing the associated HTTP connection(s)."},
 	Course: "http.Server.Shutdown waits for every response to finish, and a GET stream never does. The course requires SIGTERM to end open GET streams " +
-		"within 1.5 s and the process to exit, with status 0, within 3 s.",
+		"within 1.5 s, a call already running to finish and send its result (the given serve.Run gives it a grace period; CloseStreams must not end the sessions), " +
+		"and the process to exit, with status 0, within 3 s.",
 	Hint: check.Hint{
 		Report:   "The given serve.Run calls the handler's CloseStreams before Shutdown: make hold return when it closes h.closing, so that the GET streams end while the POSTs finish.",
 		Question: "What does http.Server.Shutdown wait for, and does a GET stream ever finish by itself?",
 		Pointer:  "net/http: Server.Shutdown waits for active connections to go idle; the given serve.Run calls the handler's CloseStreams before it.",
-		Near:     "CloseStreams closes h.closing, and serve.Run calls it before srv.Shutdown; make hold return on <-h.closing.",
+		Near:     "CloseStreams closes h.closing, and serve.Run calls it before srv.Shutdown; make hold return on <-h.closing. Ending the sessions is Close's job, after the grace period.",
 	},
 	Claims: []check.Claim{
 		{Claim: "SIGTERM ends the GET streams (CloseStreams on shutdown) and the server exits 0", Where: "step 1", How: "within 1.5 s and 3 s"},
+		{Claim: "CloseStreams ends the GET streams only: a call running at SIGTERM still finishes and sends its result", Where: "step 1", How: "a 300 ms countdown running when SIGTERM comes must answer on its stream"},
 	},
 	Run: checkSIGTERMEndsStreams,
 }
@@ -364,7 +366,11 @@ func checkSIGTERMEndsStreams(t *check.T) {
 	if _, ended := g.End(1500 * time.Millisecond); !ended {
 		t.Fail(check.Failure{What: "the GET stream was still open 1.5 s after SIGTERM", Want: "SIGTERM ends the open GET streams at once"})
 	}
-	p.End(time.Until(sent.Add(3 * time.Second)))
+	events, _ := p.End(time.Until(sent.Add(3 * time.Second)))
+	if !answered(events, `2`) {
+		t.Fail(check.Failure{What: "after SIGTERM, the running countdown (300 ms of work) never got its result: ending the GET streams ended the sessions, or the requests, too",
+			Got: describeEvents(events), Want: "the countdown's result on its stream: CloseStreams ends the GET streams only, and running requests get the grace period"})
+	}
 	if !h.Proc.WaitExit(time.Until(sent.Add(3 * time.Second))) {
 		t.Fail(check.Failure{What: "the server was still running 3 s after SIGTERM", Want: "the server exits"})
 	}
@@ -457,4 +463,14 @@ func requireGETStream(t *check.T, h *wire.HTTP, session string) {
 	s := h.Open(wire.Req{Method: http.MethodGet, Header: probe.GETHeaders(session, spec.Rev, ""), Purpose: "GET with the session, to see whether the server offers a standalone stream"})
 	probe.SkipWithoutGETStream(t, s.Status)
 	s.Close()
+}
+
+// answered reports whether events carry the response with id.
+func answered(events []wire.Event, id string) bool {
+	for _, m := range messagesOf(events) {
+		if m.IsResponseTo(id) {
+			return true
+		}
+	}
+	return false
 }

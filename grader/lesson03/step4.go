@@ -14,10 +14,7 @@ import (
 
 // step4 holds the checks of step 4: resuming with Last-Event-ID.
 var step4 = check.Step{
-	Checks: []*check.Check{sse21, sse22, sse23, sse24, sse25, sse26, sse27, sse28, sse29, sse31},
-	Unchecked: []check.Claim{
-		{Claim: "a GET with two Last-Event-ID headers gets 400", Where: "step 4 (the reference)", How: "not checked yet; no client sends two"},
-	},
+	Checks: []*check.Check{sse21, sse22, sse23, sse24, sse25, sse26, sse27, sse28, sse29, sse31, sse32, sse33, sse34, sse35},
 }
 
 var sse21 = &check.Check{
@@ -33,7 +30,7 @@ var sse21 = &check.Check{
 	},
 	Claims: []check.Claim{
 		{Claim: "a POST whose client dropped lets go of its connection at once, so a GET can resume the stream", Where: "step 2", How: "the grader retries a 409 for up to 1 s, as a real client waits for retry", Also: []string{"SSE-24"}},
-		{Claim: "GET with Last-Event-ID resumes a cut POST stream: the missed events, then live ones, the response, the end", Where: "concept, step 4", How: "a slow countdown, then a fast one resumed while it runs (where a replay without the lock loses or repeats an event)"},
+		{Claim: "GET with Last-Event-ID resumes a cut POST stream: the missed events, then live ones, the response, the end", Where: "concept, step 4", How: "a slow countdown, a fast one resumed while it runs (where a replay without the lock loses or repeats an event), and a replay of 600 events (about 100 KB, more than one write)"},
 	},
 	Checklist: []string{"C22", "C27", "C29"},
 	Run:       checkResumePOSTStream,
@@ -61,6 +58,18 @@ func checkResumePOSTStream(t *check.T) {
 	probe.Pause(t, afterHangUp)
 	r = openResume(t, h, session, id, "GET with Last-Event-ID: "+id+", while the countdown runs on")
 	expectRest(t, r, token, `3`, seen[0], 100)
+
+	// A long one, missed almost whole: its replay is larger than any one
+	// write holds (the reference writes 64 KiB at a time), and must still
+	// carry each missed event once.
+	token = nonce("r")
+	p = openPOST(t, h, session, spec.Rev, probe.CountdownCall(`4`, 600, 0, token), "countdown from 600, at once")
+	seen = readProgress(t, p, 1)
+	id = resumeID(t, p, "the long countdown's stream")
+	p.HangUp()
+	probe.Pause(t, afterHangUp)
+	r = openResume(t, h, session, id, "GET with Last-Event-ID: "+id+", after about 100 KB of missed events")
+	expectRest(t, r, token, `4`, seen[0], 600)
 }
 
 var sse22 = &check.Check{
@@ -237,7 +246,7 @@ func checkResumeStandalone(t *check.T) {
 var sse26 = &check.Check{
 	ID: "SSE-26", Step: 4, Severity: check.Must, Budget: 5 * time.Second,
 	Needs: check.Needs{Optional: []check.Feature{check.EventIDs, check.GETStream}},
-	Title: "a malformed or unknown Last-Event-ID gets 400 with a JSON-RPC error, at once",
+	Title: "a malformed or unknown Last-Event-ID, or two of them, gets 400 with a JSON-RPC error, at once",
 	Spec:  resumeMayRule,
 	Course: "The course requires a clear refusal for an id the server cannot resume from: 400 with a JSON-RPC error body. Not a fresh stream that " +
 		"pretends all is well, and not 404, which tells the client its session is gone.",
@@ -249,6 +258,7 @@ var sse26 = &check.Check{
 	},
 	Claims: []check.Claim{
 		{Claim: "a malformed or unknown Last-Event-ID gets 400 with a JSON-RPC error, at once", Where: "step 4", How: "a good id first, as above"},
+		{Claim: "a GET with two Last-Event-ID headers gets 400", Where: "step 4", How: "two ids each of which resumes alone; the first resumes again after the refusal"},
 	},
 	Run: checkBadEventIDs,
 }
@@ -268,6 +278,12 @@ func checkBadEventIDs(t *check.T) {
 		expectRefusal(t, h, session, id, http.StatusBadRequest, true, "GET with Last-Event-ID: "+id,
 			"an id the server never wrote must be refused, not answered with a stream")
 	}
+	// Two headers, each a good id alone: only the rule against two refuses.
+	two := probe.GETHeaders(session, spec.Rev, first.ID)
+	two.Add("Last-Event-ID", real)
+	expectRefusalHeader(t, h, two, http.StatusBadRequest, true, "GET with two Last-Event-ID headers, "+first.ID+" and "+real+", each of which resumes alone",
+		"a client has one last event id; two headers name no one place to resume from")
+	expectReplay(t, h, session, first.ID, `2`, "GET with Last-Event-ID: "+first.ID+" again, after the refusal")
 }
 
 var sse27 = &check.Check{
@@ -432,6 +448,11 @@ func checkResumeEndedStream(t *check.T) {
 // answers 409, as it should: like a real client, which waits for the retry
 // field, the grader tries again, for up to 1 s.
 func openResume(t *check.T, h *wire.HTTP, session, lastEventID, purpose string) *wire.Stream {
+	return openResumeEvery(t, h, session, lastEventID, purpose, 100*time.Millisecond)
+}
+
+// openResumeEvery is openResume, trying again every pause after a 409.
+func openResumeEvery(t *check.T, h *wire.HTTP, session, lastEventID, purpose string, pause time.Duration) *wire.Stream {
 	deadline := time.Now().Add(time.Second)
 	for {
 		s := h.Open(wire.Req{Method: http.MethodGet, Header: probe.GETHeaders(session, spec.Rev, lastEventID), Purpose: purpose})
@@ -440,7 +461,7 @@ func openResume(t *check.T, h *wire.HTTP, session, lastEventID, purpose string) 
 			return s
 		}
 		s.End(wire.T1)
-		probe.Pause(t, 100*time.Millisecond)
+		probe.Pause(t, pause)
 	}
 }
 
@@ -478,7 +499,12 @@ func resumeID(t *check.T, s *wire.Stream, what string) string {
 // when wantError is set. A 200 stream is read for up to 1 s, so that the
 // report shows what it carried.
 func expectRefusal(t *check.T, h *wire.HTTP, session, lastEventID string, status int, wantError bool, purpose, why string) {
-	s := h.Open(wire.Req{Method: http.MethodGet, Header: probe.GETHeaders(session, spec.Rev, lastEventID), Purpose: purpose})
+	expectRefusalHeader(t, h, probe.GETHeaders(session, spec.Rev, lastEventID), status, wantError, purpose, why)
+}
+
+// expectRefusalHeader is expectRefusal for a GET with the given headers.
+func expectRefusalHeader(t *check.T, h *wire.HTTP, header http.Header, status int, wantError bool, purpose, why string) {
+	s := h.Open(wire.Req{Method: http.MethodGet, Header: header, Purpose: purpose})
 	want := fmt.Sprintf("HTTP %d with a JSON-RPC error body, at once", status)
 	if status == 0 {
 		want = "a 4xx status other than 404 and 405 (400 in the reference), with a body that ends at once"
@@ -610,4 +636,247 @@ func checkSpokenStreamResumes(t *check.T) {
 	probe.Answer(t, h, session, spec.Rev, q) // the tool goes on, and its result waits in the log
 	r := openResume(t, h, session, id, "GET with Last-Event-ID: "+id+", the id of clear_notes's question")
 	probe.ExpectCleared(t, r, `3`, 1)
+}
+
+var sse32 = &check.Check{
+	ID: "SSE-32", Step: 4, Severity: check.Must, Budget: 7 * time.Second,
+	Needs: check.Needs{Flags: []string{"-tick"}, Optional: []check.Feature{check.EventIDs, check.GETStream}},
+	Title: "a stream whose client left is resumable at once, and its replay is flushed at once, on a quiet stream too (POST and GET)",
+	Spec:  resumeMayRule,
+	Course: resumeCourse + " A client waits the retry time and resumes once: the course requires the dropped connection to be let go of as soon as its client " +
+		"leaves (the grader resumes 300 ms after hanging up, with no second try), even when the stream has nothing to send for a while, and the missed events " +
+		"to reach the client at once, not when the next live event happens to push them out. The grader resumes a slow countdown (700 ms per step) " +
+		"and the standalone stream under -tick 700ms twice: once before anything was missed, once after one event was.",
+	Hint: check.Hint{
+		Report: "Let go of a POST's connection when its request's context ends (context.AfterFunc(r.Context(), …)), not when a write fails or the session ends; " +
+			"and flush the replay like any other write.",
+		Question: "How long after its client leaves does your stream still hold the dead connection, if nothing is sent on it? And when does a replay leave net/http's buffer?",
+		Pointer:  "http.Request.Context() is cancelled when the client's connection closes; context.AfterFunc; http.ResponseController.Flush.",
+		Near:     "In Open: p.unwatch = context.AfterFunc(r.Context(), func() { s.detach(p.own) }); hold's deferred s.detach(ew) for a GET; eventWriter.replay writes through ew.write, which flushes.",
+	},
+	Claims: []check.Claim{
+		{Claim: "a POST whose client dropped lets go of its connection at once, so a GET can resume the stream", Where: "step 2",
+			How: "a slow countdown resumed 300 ms after its client left, before its next event, with no retry after a 409", Also: []string{"SSE-21", "SSE-24"}},
+		{Claim: "a replay reaches the client at once, on a quiet stream too, not with the next live event", Where: "step 4",
+			How: "a POST stream and the standalone stream, each resumed after missing one event, the next 700 ms away"},
+	},
+	Checklist: []string{"C27", "C29"},
+	Run:       checkQuietResume,
+}
+
+// quietStep is how far apart the events of SSE-32's streams are: far
+// enough that a replay held back until the next live event shows.
+const quietStep = 700 * time.Millisecond
+
+func checkQuietResume(t *check.T) {
+	h := wire.StartHTTP(t, "-tick", "700ms")
+	post, _ := h.Initialize(spec.Rev)
+	get, _ := h.Initialize(spec.Rev)
+	t.Parallel(
+		func() {
+			token := nonce("q")
+			p := openPOST(t, h, post, spec.Rev, probe.CountdownCall(`2`, 4, int(quietStep.Milliseconds()), token), "countdown from 4, 700 ms per step")
+			readProgress(t, p, 1)
+			resumeQuietly(t, h, post, resumeID(t, p, "the countdown's stream"), p, "the slow countdown's stream", func(s *wire.Stream) int {
+				return int(readProgress(t, s, 1)[0])
+			})
+		},
+		func() {
+			g := probe.OpenGET(t, h, get, spec.Rev, "", "GET with the session, with -tick 700ms")
+			readTicks(t, g, 1, 1, 2*quietStep, "on the GET stream")
+			resumeQuietly(t, h, get, resumeID(t, g, "the GET stream"), g, "the standalone stream", func(s *wire.Stream) int {
+				m, _ := s.Await(2*quietStep, "tick", probe.IsLogFrom("ticker"), nil)
+				return tickOf(t, m)
+			})
+		},
+	)
+}
+
+// resumeQuietly hangs up on s, whose last event was the count-th 1 (a
+// progress or a tick), and resumes it twice: 300 ms later, when nothing
+// has been missed, with no retry after a 409; then after one event has
+// been missed, which must come at once, though the next is a step away.
+// next reads a stream's next counted event and returns its count.
+func resumeQuietly(t *check.T, h *wire.HTTP, session, id string, s *wire.Stream, what string, next func(*wire.Stream) int) {
+	s.HangUp()
+	probe.Pause(t, 300*time.Millisecond)
+	r := h.Open(wire.Req{Method: http.MethodGet, Header: probe.GETHeaders(session, spec.Rev, id), Purpose: "GET with Last-Event-ID: " + id + ", 300 ms after the client of " + what + " left"})
+	if r.Status == http.StatusConflict {
+		events, _ := r.End(wire.T1)
+		t.Fail(check.Failure{What: "300 ms after its client hung up, resuming " + what + " got 409: the server still held the dead connection, since nothing had been sent on it",
+			Got: "HTTP 409, body " + check.Quote(describeBody(events)), Want: "HTTP 200 text/event-stream: a connection is let go of when its client leaves, not when a write to it fails"})
+	}
+	probe.ExpectEventStream(t, r, "GET with Last-Event-ID: "+id, "")
+	if n := next(r); n != 2 {
+		t.Fail(check.Failure{What: fmt.Sprintf("resumed from event 1 of %s, with nothing missed, the next event counted %d", what, n), Want: "2: every event once, in order"})
+	}
+	got := time.Now()
+	id = r.LastEventID()
+	r.HangUp()
+	t.Wire.Event("away for %v: the next event is logged while the client is away, and the one after it is %v later", quietStep+150*time.Millisecond, quietStep)
+	probe.Pause(t, quietStep+150*time.Millisecond-time.Since(got))
+	again := openResume(t, h, session, id, "GET with Last-Event-ID: "+id+", after "+what+" logged one more event")
+	replayed, err := again.NextWithin(400 * time.Millisecond)
+	if err != nil {
+		t.Fail(check.Failure{What: fmt.Sprintf("resuming %s after one missed event, nothing came within 400 ms: the replay was written but not flushed, or not written", what),
+			Got: fmt.Sprint(err), Want: fmt.Sprintf("the missed event at once, not %v later with the next live one", quietStep)})
+	}
+	for replayed.Data == "" { // a priming event, which a resumed stream may send first
+		replayed = again.Next(400*time.Millisecond, "the replayed event")
+	}
+	m, _ := wire.Parse([]byte(replayed.Data))
+	_, _, _, isLog := probe.LogOf(m)
+	_, _, isProgress := probe.ProgressOf(m)
+	if m == nil || (!isLog && !isProgress) {
+		t.Fail(check.Failure{What: "the first message resuming " + what + " is not its missed event", Got: check.Quote(replayed.Data)})
+	}
+	expectWellFormed(t, again, "the resumed "+what)
+}
+
+var sse33 = &check.Check{
+	ID: "SSE-33", Step: 4, Severity: check.Must, Budget: 6 * time.Second,
+	Needs: check.Needs{Flags: []string{"-replay-buffer"}, Optional: []check.Feature{check.EventIDs, check.GETStream}},
+	Title: "the replay bound is exact: from the newest dropped event a stream resumes, from the one before it, 400; a live stream whose events were all pushed out still resumes",
+	Spec:  resumeMayRule,
+	Course: resumeCourse + " The session keeps its newest -replay-buffer events, priming events included, and refuses a Last-Event-ID exactly when an event " +
+		"after it is gone: the grader sets 10, reads a stream of 14 events, and resumes from the 4th (the newest dropped: nothing missed is gone) and from the 3rd " +
+		"(the 4th is gone: 400). A stream is forgotten only when it has ended with nothing left to replay: a live standalone stream whose only event later " +
+		"streams pushed out resumes with nothing to replay, and stays open.",
+	Hint: check.Hint{
+		Report: "A Last-Event-ID n can be resumed when every event after n is still kept: refuse n below the newest dropped number, and nothing else. " +
+			"Forget a stream when it has ended and keeps no event, never while it runs.",
+		Question: "If event 4 was the newest one dropped, can a client whose last event was 4 be given everything it missed? One whose last event was 3?",
+		Pointer:  "An off-by-one at a bound is tested on both sides; eventLog.add hands every dropped event to evicted.",
+		Near:     "In replay: case n < s.dropped is the refusal (not <=, and not n+1 < s.dropped). In evicted: delete the stream only if s.kept == 0 && s.isEnded().",
+	},
+	Claims: []check.Claim{
+		{Claim: "the replay bound is exact on both sides: a Last-Event-ID is refused exactly when an event after it was dropped", Where: "step 4",
+			How: "-replay-buffer 10 and a stream of 14 events: from its 4th event, the rest; from its 3rd, 400"},
+		{Claim: "a live stream is never forgotten, even when every event of it was pushed out of the buffer", Where: "step 4",
+			How: "the standalone stream's priming event pushed out by a later POST stream; resuming from it is served and stays open"},
+	},
+	Checklist: []string{"C29"},
+	Run:       checkReplayBoundEdge,
+}
+
+func checkReplayBoundEdge(t *check.T) {
+	h := wire.StartHTTP(t, "-replay-buffer", "10")
+	a, _ := h.Initialize(spec.Rev)
+	token := nonce("a")
+	p := openPOST(t, h, a, spec.Rev, probe.CountdownCall(`2`, 12, 0, token), "countdown from 12, at once, with -replay-buffer 10")
+	events, _ := p.End(wire.T2)
+	if !anyID(events) {
+		skipWithoutEventIDs(t, "the countdown's stream")
+	}
+	if len(events) != 14 || withoutIDs(events) != "" || !allIDs(events) {
+		t.Fail(check.Failure{What: fmt.Sprintf("the countdown's stream carried %d events", len(events)), Got: describeEvents(events),
+			Want: "14 events, each with an id: the priming event, 12 progress notifications and the response"})
+	}
+	t.Case("from the newest dropped event", func() {
+		r := openResume(t, h, a, events[3].ID, "GET with Last-Event-ID: "+events[3].ID+", the 4th of 14 events, the newest that -replay-buffer 10 dropped")
+		expectRest(t, r, token, `2`, 3, 12)
+	})
+	t.Case("from the event before it", func() {
+		expectRefusal(t, h, a, events[2].ID, http.StatusBadRequest, true, "GET with Last-Event-ID: "+events[2].ID+", the 3rd of 14 events, with -replay-buffer 10",
+			"the 4th event, which the client missed, is no longer kept, so a replay would have a gap")
+	})
+	t.Case("a live stream whose events were pushed out", func() {
+		b, _ := h.Initialize(spec.Rev)
+		g := probe.OpenGET(t, h, b, spec.Rev, "", "GET in a second session")
+		g.Next(wire.T1, "the priming event of the GET stream")
+		id := resumeID(t, g, "the GET stream")
+		g.HangUp()
+		openPOST(t, h, b, spec.Rev, probe.CountdownCall(`2`, 12, 0, nonce("b")), "countdown from 12, at once, which pushes the GET stream's event out").End(wire.T2)
+		r := openResume(t, h, b, id, "GET with Last-Event-ID: "+id+", the standalone stream's newest event, pushed out of the buffer since")
+		events, ended := r.End(400 * time.Millisecond)
+		if ended || len(messagesOf(events)) > 0 {
+			t.Fail(check.Failure{What: "the resumed standalone stream, which had missed nothing, carried messages or ended", Got: describeEvents(events),
+				Want: "a stream that stays open, with nothing to replay"})
+		}
+	})
+}
+
+// allIDs reports whether every one of events carries an id.
+func allIDs(events []wire.Event) bool {
+	for _, e := range events {
+		if !e.SetID || e.ID == "" {
+			return false
+		}
+	}
+	return true
+}
+
+var sse34 = &check.Check{
+	ID: "SSE-34", Step: 4, Severity: check.Must, Budget: 6 * time.Second,
+	Needs: check.Needs{Flags: []string{"-tick"}, Optional: []check.Feature{check.EventIDs, check.GETStream}},
+	Title: "resuming a POST stream does not move the outlet: the server's own messages stay on the standalone stream",
+	Spec:  spec.Listening("These messages SHOULD be unrelated to any concurrently-running JSON-RPC request from the client."),
+	Course: "The session's outlet is its standalone stream, for good: a GET that resumes a request's stream takes that stream back, nothing more. " +
+		"The course requires the ticks (-tick 40ms) to go on on the standalone stream while a cut countdown is resumed, and none of them on the countdown's stream.",
+	Hint: check.Hint{
+		Report:   "Attach the outlet (sess.Attach) in one place only: when the first GET makes the standalone stream. resume attaches a connection to a stream (s.attachLocked), never a stream to the session.",
+		Question: "When a GET resumes a POST's stream, which of the session's streams should the server's own messages go to?",
+		Pointer:  "basic/transports › Listening: messages on the GET stream SHOULD be unrelated to any running request; mcp.Session.Attach sets the outlet.",
+		Near:     "sess.Attach(s) only in listen, when made; resume calls s.attachLocked(ew) and nothing that touches the session's outlet.",
+	},
+	Claims: []check.Claim{
+		{Claim: "the outlet stays on the standalone stream when a POST stream is resumed", Where: "step 3, step 4",
+			How: "with -tick 40ms and a GET open: a countdown cut and resumed carries no tick, and the GET's ticks go on counting"},
+	},
+	Run: checkOutletStays,
+}
+
+func checkOutletStays(t *check.T) {
+	h := wire.StartHTTP(t, "-tick", "40ms")
+	session, _ := h.Initialize(spec.Rev)
+	g := probe.OpenGET(t, h, session, spec.Rev, "", "GET with the session, with -tick 40ms")
+	ticks := readTicks(t, g, 2, 0, 500*time.Millisecond, "on the GET stream")
+	token := nonce("p")
+	p := openPOST(t, h, session, spec.Rev, probe.CountdownCall(`2`, 6, 60, token), "countdown from 6, 60 ms per step")
+	seen := readProgress(t, p, 1)
+	id := resumeID(t, p, "the countdown's stream")
+	p.HangUp()
+	probe.Pause(t, afterHangUp)
+	r := openResume(t, h, session, id, "GET with Last-Event-ID: "+id+", while the GET stream is open")
+	expectRest(t, r, token, `2`, seen[0], 6)
+	more := readTicks(t, g, 12, ticks[len(ticks)-1]+1, 500*time.Millisecond, "on the GET stream, during and after the countdown's resumption")
+	t.Wire.Event("ticks %d to %d on the GET stream", more[0], more[len(more)-1])
+}
+
+var sse35 = &check.Check{
+	ID: "SSE-35", Step: 4, Severity: check.Must, Budget: 8 * time.Second,
+	Needs: check.Needs{Flags: []string{"-tick", "-keepalive", "-replay-buffer"}, Optional: []check.Feature{check.EventIDs, check.GETStream}},
+	Title: "under a flood of live events, every resume continues the stream exactly and the body stays well-formed (-tick 100µs, -keepalive 1ms, 10 resumes)",
+	Spec:  resumeMayRule,
+	Course: resumeCourse + " A replay, the live events and the keep-alives all write to one response: each must go out whole, under the stream's lock, and in order. " +
+		"Races show only when writes meet, so the grader makes them meet: a tick every 100 µs, a keep-alive every millisecond, and ten resumes of the standalone stream, " +
+		"each of which must go on from the tick after the last one seen, with a body that stays well-formed event-stream text.",
+	Hint: check.Hint{
+		Report: "Every write to a stream's connection happens under the stream's lock: the events, the keep-alives, and the whole replay, from the attach check to attachLocked. " +
+			"A replay written after unlocking races the live events, which go to the new connection as soon as it is attached.",
+		Question: "Which writes to one response can run at once in your server, and what happens to the order of the ticks while a replay is being written?",
+		Pointer:  "net/http: a ResponseWriter is not safe for concurrent use; sync.Mutex; go test -race shows such a race, the grader shows its effect on the wire.",
+		Near:     "In hold, the keep-alive is written under s.mu (and only if s.w == ew); in resume, s.mu is held from the 409 check through ew.replay(missed) to s.attachLocked(ew).",
+	},
+	Claims: []check.Claim{
+		{Claim: "a replay, the live events and the keep-alives never interleave on one response: every write happens under the stream's lock", Where: "step 1, step 4",
+			How: "-tick 100µs, -keepalive 1ms, ten resumes of the standalone stream: each continues at the next tick, the body stays well-formed; without GRADER_RACE"},
+	},
+	Run: checkResumeUnderLoad,
+}
+
+func checkResumeUnderLoad(t *check.T) {
+	h := wire.StartHTTP(t, "-tick", "100us", "-keepalive", "1ms", "-replay-buffer", "20000")
+	session, _ := h.Initialize(spec.Rev)
+	g := probe.OpenGET(t, h, session, spec.Rev, "", "GET with the session, with -tick 100us and -keepalive 1ms")
+	ticks := readTicks(t, g, 100, 0, time.Second, "on the GET stream")
+	for i := 1; i <= 10; i++ {
+		expectWellFormed(t, g, "the GET stream")
+		id := resumeID(t, g, "the GET stream")
+		g.HangUp()
+		// Back at once, so that the ticks missed stay few.
+		g = openResumeEvery(t, h, session, id, fmt.Sprintf("resume %d of 10: GET with Last-Event-ID: %s", i, id), 5*time.Millisecond)
+		ticks = readTicks(t, g, 200, ticks[len(ticks)-1]+1, time.Second, fmt.Sprintf("after resume %d of 10", i))
+	}
+	expectWellFormed(t, g, "the GET stream, resumed 10 times")
 }

@@ -363,6 +363,183 @@ var lesson03 = []*Variant{
 		return`,
 		}},
 	},
+
+	// The independent mistake hunt (issue 17): each a mistake the grader
+	// once passed, now caught by the class of check that fixes it.
+	{
+		Name: "get-priming-without-retry", Lesson: "03", Kills: []string{"SSE-12"},
+		Mistake: "primes the standalone GET stream with no retry field, since that stream never ends by itself",
+		Edits: []Edit{{File: resumeGET,
+			Old: `	if v, _ := sess.Version(); v.Priming {
+		s.sendLocked(nil, retryAfter)
+	}`,
+			New: `	if v, _ := sess.Version(); v.Priming {
+		s.sendLocked(nil, 0) // the standalone stream never ends: nothing to reconnect after
+	}`,
+		}},
+	},
+	{
+		Name: "get-primed-at-every-version", Lesson: "03", Kills: []string{"SSE-13"},
+		Mistake: "decides on the GET stream's priming event by whether the session has a version at all, not by its Priming field, so a GET at 2025-06-18 is primed",
+		Edits: []Edit{{File: resumeGET,
+			Old: `	if v, _ := sess.Version(); v.Priming {
+		s.sendLocked(nil, retryAfter)
+	}`,
+			New: `	if _, ok := sess.Version(); ok {
+		s.sendLocked(nil, retryAfter)
+	}`,
+		}},
+	},
+	{
+		Name: "priming-only-on-first-get", Lesson: "03", Kills: []string{"SSE-12"},
+		Mistake: "primes the standalone stream only on the GET that made it, so a client's later fresh GETs open with no priming event and no retry",
+		Edits: []Edit{{File: resumeGET,
+			Old: `	if v, _ := sess.Version(); v.Priming {
+		s.sendLocked(nil, retryAfter)
+	}`,
+			New: `	if v, _ := sess.Version(); v.Priming && made { // stream 0 is primed once: its first event
+		s.sendLocked(nil, retryAfter)
+	}`,
+		}},
+	},
+	{
+		Name: "retry-as-go-duration", Lesson: "03", Kills: []string{"SSE-12", "SSE-31", "SSE-36"},
+		Mistake: "writes the retry field as a Go duration (\"retry: 1s\"), which the WHATWG rules make a client ignore: only digits count",
+		Edits: []Edit{{File: resumeWriter,
+			Old: `		b = strconv.AppendInt(b, retry.Milliseconds(), 10)`,
+			New: `		b = append(b, retry.String()...) // "1s"
+		_ = strconv.AppendInt`,
+		}},
+	},
+	{
+		Name: "keepalive-written-without-the-lock", Lesson: "03", Kills: []string{"SSE-35"}, Racy: true,
+		Mistake: "writes keep-alives without the stream's lock, so a keep-alive and a live event are written to one response at once and the chunked body breaks",
+		Edits: []Edit{{File: resumeGET,
+			Old: `			s.mu.Lock()
+			if s.w == ew {
+				ew.comment("keep-alive")
+			}
+			s.mu.Unlock()`,
+			New: `			ew.comment("keep-alive") // a comment is no event: it needs no place in the stream's order`,
+		}},
+	},
+	{
+		Name: "resume-moves-the-outlet", Lesson: "03", Kills: []string{"SSE-34"},
+		Mistake: "makes any resumed stream the session's outlet, so after a POST stream is resumed the server's own messages travel on that request's stream",
+		Edits: []Edit{{File: resumeGET,
+			Old: `	s.attachLocked(ew)
+	s.mu.Unlock()
+	h.hold(r, sess, s, ew)`,
+			New: `	s.attachLocked(ew)
+	sess.Attach(s) // the client listens here now: the server's own messages follow it
+	s.mu.Unlock()
+	h.hold(r, sess, s, ew)`,
+		}},
+	},
+	{
+		Name: "a-ticker-for-every-get", Lesson: "03", Kills: []string{"SSE-20"},
+		Mistake: "starts a ticker on every fresh GET, not once per session, so each reconnection adds a count beside the first",
+		Edits: []Edit{{File: resumeGET,
+			Old: `	if made && h.opts.Tick > 0 {`,
+			New: `	if h.opts.Tick > 0 {`,
+		}},
+	},
+	{
+		Name: "dropped-post-watched-on-the-session", Lesson: "03", Kills: []string{"SSE-32"},
+		Mistake: "lets go of a POST's connection when the session ends, not when the POST's client drops, so a slow call cut off between events cannot be resumed (409) until its next write fails",
+		Edits: []Edit{{File: resumeStream,
+			Old: `	p.unwatch = context.AfterFunc(r.Context(), func() { s.detach(p.own) })`,
+			New: `	p.unwatch = context.AfterFunc(sess.Context(), func() { s.detach(p.own) })`,
+		}},
+	},
+	{
+		Name: "replay-not-flushed", Lesson: "03", Kills: []string{"SSE-32"},
+		Mistake: "writes a replay without flushing it, so on a quiet stream the missed events reach the client only with the next live event or keep-alive",
+		Edits: []Edit{{File: resumeWriter,
+			Old: `			if err := ew.write(b); err != nil {`,
+			New: `			if _, err := ew.w.Write(b); err != nil { // the next event's write flushes it along`,
+		}},
+	},
+	{
+		Name: "replay-buffer-not-reset", Lesson: "03", Kills: []string{"SSE-21"},
+		Mistake: "does not empty its buffer after writing a 64 KiB chunk of a replay, so a long replay writes its first events again and again",
+		Edits: []Edit{{File: resumeWriter,
+			Old: `			b = b[:0]
+`,
+			New: ``,
+		}},
+	},
+	{
+		Name: "replay-bound-refuses-the-last-dropped-id", Lesson: "03", Kills: []string{"SSE-33"},
+		Mistake: "refuses a Last-Event-ID equal to the newest dropped event, though a client whose last event that was has missed nothing that is gone",
+		Edits: []Edit{{File: resumeHandler,
+			Old: `	case n < s.dropped:`,
+			New: `	case n <= s.dropped:`,
+		}},
+	},
+	{
+		Name: "replay-bound-lets-one-gap-through", Lesson: "03", Kills: []string{"SSE-33"},
+		Mistake: "refuses only a Last-Event-ID two below the newest dropped event, so a resume from just before it gets a replay that silently lacks that event",
+		Edits: []Edit{{File: resumeHandler,
+			Old: `	case n < s.dropped:`,
+			New: `	case n+1 < s.dropped: // the client has event n; only n+1 on must still be here`,
+		}},
+	},
+	{
+		Name: "live-stream-forgotten-when-its-events-are-evicted", Lesson: "03", Kills: []string{"SSE-33"},
+		Mistake: "forgets any stream that keeps no event, ended or not, so a live stream whose events other streams pushed out cannot be resumed",
+		Edits: []Edit{{File: resumeHandler,
+			Old: `	if s.kept == 0 && s.isEnded() {
+		delete(set.streams, s.num)
+	}`,
+			New: `	if s.kept == 0 { // nothing left to replay
+		delete(set.streams, s.num)
+	}`,
+		}},
+	},
+	{
+		Name: "second-last-event-id-ignored", Lesson: "03", Kills: []string{"SSE-26"},
+		Mistake: "resumes from the first Last-Event-ID header and ignores a second one, instead of refusing a GET that names two places",
+		Edits: []Edit{{File: resumeGET,
+			Old: `	if !ok || len(ids) > 1 {`,
+			New: `	if !ok { // the first Last-Event-ID names the stream`,
+		}},
+	},
+	{
+		Name: "replay-written-outside-the-lock", Lesson: "03", Kills: []string{"SSE-35"}, Racy: true,
+		Mistake: "attaches the resuming connection, then unlocks before writing the replay, so live events race the replay on one response",
+		Edits: []Edit{{File: resumeGET,
+			Old: `	ew.replay(missed)
+	if s.isEnded() || ew.err != nil {
+		s.mu.Unlock()
+		ew.finish()
+		return // a resumed POST stream ends after its response
+	}
+	s.attachLocked(ew)
+	s.mu.Unlock()`,
+			New: `	ended := s.isEnded()
+	if !ended {
+		s.attachLocked(ew) // attached first, so that no live event is missed
+	}
+	s.mu.Unlock()
+	ew.replay(missed) // a long replay must not hold up the request that sends on s
+	if ended || ew.err != nil {
+		ew.finish()
+		return // a resumed POST stream ends after its response
+	}`,
+		}},
+	},
+	{
+		Name: "closestreams-ends-the-sessions", Lesson: "03", Kills: []string{"SSE-09"},
+		Mistake: "ends the GET streams on shutdown by ending every session, so a call running at SIGTERM is cancelled at once, with no result, instead of getting the grace period",
+		Edits: []Edit{{File: resumeHandler,
+			Old: `	h.Handler.CloseStreams()
+	h.mu.Lock()`,
+			New: `	h.Handler.CloseStreams()
+	h.Handler.Close() // ending the sessions ends every stream of theirs, GET streams included
+	h.mu.Lock()`,
+		}},
+	},
 }
 
 // editCopyToStandalone makes a POST stream copy the messages for which cond
