@@ -14,7 +14,7 @@ import (
 
 // step4 holds the checks of step 4: resuming with Last-Event-ID.
 var step4 = check.Step{
-	Checks: []*check.Check{sse21, sse22, sse23, sse24, sse25, sse26, sse27, sse28, sse29, sse31, sse32, sse33, sse34, sse35},
+	Checks: []*check.Check{sse21, sse22, sse23, sse24, sse25, sse26, sse27, sse28, sse29, sse31, sse32, sse33, sse34, sse35, sse37},
 }
 
 var sse21 = &check.Check{
@@ -423,6 +423,8 @@ func checkResumeEndedStream(t *check.T) {
 	expectReplay(t, h, session, first.ID, `2`, "GET resuming the ended stream from its first event, "+first.ID)
 	expectRefusal(t, h, session, resumeID(t, done, "the countdown's stream"), 0, false,
 		"GET resuming a stream after its result", why)
+	// The refusal leaves the stream as it was: its rest can still be had.
+	expectReplay(t, h, session, first.ID, `2`, "GET resuming the ended stream from its first event again, after the refusal")
 
 	failed := h.Open(wire.Req{Method: http.MethodPost, Header: wire.Headers(session, spec.Rev), Purpose: "an unknown tool, with a progress token",
 		Body: wire.Request(`3`, "tools/call", wire.ToolCall("grader-no-such-tool", map[string]any{}, nonce("p")))})
@@ -594,6 +596,7 @@ func expectRest(t *check.T, s *wire.Stream, token, id string, seen float64, to i
 	if events, ended := s.End(time.Second); !ended {
 		t.Fail(check.Failure{What: "the resumed POST stream was still open 1 s after its response", Got: describeEvents(events), Want: "the stream ends after the response"})
 	}
+	expectWellFormed(t, s, "the resumed POST stream")
 }
 
 var sse31 = &check.Check{
@@ -879,4 +882,95 @@ func checkResumeUnderLoad(t *check.T) {
 		ticks = readTicks(t, g, 200, ticks[len(ticks)-1]+1, time.Second, fmt.Sprintf("after resume %d of 10", i))
 	}
 	expectWellFormed(t, g, "the GET stream, resumed 10 times")
+}
+
+var sse37 = &check.Check{
+	ID: "SSE-37", Step: 4, Severity: check.Must, Budget: 8 * time.Second,
+	Needs: check.Needs{Flags: []string{"-replay-buffer", "-keepalive"}, Optional: []check.Feature{check.EventIDs, check.GETStream}},
+	Title: "the replay bounds under the defaults are exact: 1000 events and 4 MiB of messages per session; -replay-buffer 0 and -keepalive 0 mean the defaults, -replay-buffer 1 means one event",
+	Spec:  spec.NoLimit,
+	Course: "The course's defaults are part of its contract: a session keeps its newest 1000 events (DefaultReplayBuffer), priming events included, and at most " +
+		"4 MiB of their messages (DefaultReplayBytes); a flag of 0 (or less) means the default, and any positive value is taken as it is. The grader tests each bound " +
+		"on both sides: 1002 events, then a resume from the 1st (gone: 400) and from the 2nd (kept); five answers of 900 KiB, then a resume of the first (pushed out: 400) " +
+		"and of the second (kept).",
+	Hint: check.Hint{
+		Report:   "NewHandler replaces each option that is not positive by its default (the given positive), and eventLog.add drops the oldest events while there are more than maxEvents, or more than maxBytes of data.",
+		Question: "What does -replay-buffer 0 mean, and what does a server with no flags keep: 1000 events, or 999, or 1001?",
+		Pointer:  "DefaultReplayBuffer and DefaultReplayBytes in handler.go; positive; eventLog.add's two bounds.",
+		Near:     "opts.KeepAlive = positive(opts.KeepAlive, DefaultKeepAlive), and the same for ReplayBuffer and ReplayBytes; positive returns v only when v > 0.",
+	},
+	Claims: []check.Claim{
+		{Claim: "the log is also bounded in bytes (ReplayBytes)", Where: "deep dives", How: "at the default, 4 MiB: five 900 KiB answers push out the first, and keep the second"},
+		{Claim: "a session keeps its newest -replay-buffer events (1000 by default), priming events included; 0 means the default", Where: "step 4",
+			How: "no flags: 1002 events, both sides of the bound; -replay-buffer 0 and -keepalive 0 serve as the defaults; -replay-buffer 1 keeps one event"},
+	},
+	Checklist: []string{"C29"},
+	Run:       checkDefaultBounds,
+}
+
+func checkDefaultBounds(t *check.T) {
+	defaults := wire.StartHTTP(t)
+	zero := wire.StartHTTP(t, "-replay-buffer", "0", "-keepalive", "0")
+	one := wire.StartHTTP(t, "-replay-buffer", "1")
+	t.Parallel(
+		func() {
+			session, _ := defaults.Initialize(spec.Rev)
+			a := streamIDs(t, defaults, session, `2`, 1, "countdown from 1, the session's first stream")
+			openPOST(t, defaults, session, spec.Rev, probe.CountdownCall(`3`, 997, 0, nonce("b")), "countdown from 997, at once: 999 more events, 1002 in all").End(wire.T2)
+			expectRefusal(t, defaults, session, a[0], http.StatusBadRequest, true, "GET with Last-Event-ID: "+a[0]+", the 1st of 1002 events, with the default -replay-buffer",
+				"a session keeps its newest 1000 events by default, so the event after it is gone")
+			expectReplay(t, defaults, session, a[1], `2`, "GET with Last-Event-ID: "+a[1]+", the 2nd of 1002 events, with the default -replay-buffer")
+		},
+		func() {
+			session, _ := defaults.Initialize(spec.Rev)
+			text := strings.Repeat("x", 900<<10)
+			var firsts []string
+			for i := 0; i < 5; i++ {
+				id := fmt.Sprint(i + 2)
+				s := openPOST(t, defaults, session, spec.Rev, wire.Request(id, "tools/call", wire.ToolCall("echo", map[string]any{"text": text}, nonce("e"))),
+					fmt.Sprintf("echo %d of 5, 900 KiB, with a progress token", i+1))
+				first := s.Next(wire.T2, "the priming event of the echo's stream")
+				s.End(wire.T2)
+				firsts = append(firsts, first.ID)
+			}
+			expectRefusal(t, defaults, session, firsts[0], http.StatusBadRequest, true, "GET with Last-Event-ID: "+firsts[0]+", the first of five 900 KiB answers",
+				"4 MiB of messages hold four of them, so the first was pushed out")
+			expectReplay(t, defaults, session, firsts[1], `3`, "GET with Last-Event-ID: "+firsts[1]+", the second of five 900 KiB answers")
+		},
+		func() {
+			session, _ := zero.Initialize(spec.Rev)
+			g := probe.OpenGET(t, zero, session, spec.Rev, "", "GET with -keepalive 0, which means the default")
+			if events, ended := g.End(300 * time.Millisecond); ended {
+				t.Fail(check.Failure{What: "with -keepalive 0, the GET stream ended at once", Got: describeEvents(events), Want: "a stream that stays open: 0 means the default keep-alive"})
+			}
+			ids := streamIDs(t, zero, session, `2`, 1, "countdown from 1, with -replay-buffer 0")
+			expectReplay(t, zero, session, ids[0], `2`, "GET with Last-Event-ID: "+ids[0]+", with -replay-buffer 0, which means the default")
+		},
+		func() {
+			session, _ := one.Initialize(spec.Rev)
+			ids := streamIDs(t, one, session, `2`, 1, "countdown from 1, with -replay-buffer 1")
+			expectRefusal(t, one, session, ids[0], http.StatusBadRequest, true, "GET with Last-Event-ID: "+ids[0]+", the 1st of 3 events, with -replay-buffer 1",
+				"a session with -replay-buffer 1 keeps one event, so the one after it is gone")
+			expectReplay(t, one, session, ids[1], `2`, "GET with Last-Event-ID: "+ids[1]+", the 2nd of 3 events, with -replay-buffer 1")
+		},
+	)
+}
+
+// streamIDs runs a countdown on a stream of its own, reads it to its end,
+// and returns its events' ids, which must all be there.
+func streamIDs(t *check.T, h *wire.HTTP, session, id string, from int, purpose string) []string {
+	s := openPOST(t, h, session, spec.Rev, probe.CountdownCall(id, from, 0, nonce("c")), purpose)
+	events, _ := s.End(wire.T2)
+	if !anyID(events) {
+		skipWithoutEventIDs(t, "the countdown's stream")
+	}
+	if len(events) != from+2 || !allIDs(events) {
+		t.Fail(check.Failure{What: fmt.Sprintf("%s carried %d events", purpose, len(events)), Got: describeEvents(events),
+			Want: fmt.Sprintf("%d events, each with an id: the priming event, %d progress notifications and the response", from+2, from)})
+	}
+	var ids []string
+	for _, e := range events {
+		ids = append(ids, e.ID)
+	}
+	return ids
 }

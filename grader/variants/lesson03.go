@@ -403,7 +403,7 @@ var lesson03 = []*Variant{
 		}},
 	},
 	{
-		Name: "retry-as-go-duration", Lesson: "03", Kills: []string{"SSE-12", "SSE-31", "SSE-36"},
+		Name: "retry-as-go-duration", Lesson: "03", Kills: []string{"SSE-12", "SSE-31", "SSE-35", "SSE-36"},
 		Mistake: "writes the retry field as a Go duration (\"retry: 1s\"), which the WHATWG rules make a client ignore: only digits count",
 		Edits: []Edit{{File: resumeWriter,
 			Old: `		b = strconv.AppendInt(b, retry.Milliseconds(), 10)`,
