@@ -139,10 +139,11 @@ func expectPrimed(t *check.T, events []wire.Event, what, cause string) {
 }
 
 // reopenGET opens a fresh GET (no Last-Event-ID) in session once the
-// server has seen the previous one's client leave: up to 1 s.
+// server has seen the previous one's client leave: up to 2 s (SSE-06 is
+// the check that wants it within 1 s).
 func reopenGET(t *check.T, h *wire.HTTP, session, version, purpose string) *wire.Stream {
 	var g *wire.Stream
-	if !probe.Settle(t, time.Second, func() bool {
+	if !probe.Settle(t, 2*time.Second, func() bool {
 		g = h.Open(wire.Req{Method: http.MethodGet, Header: probe.GETHeaders(session, version, ""), Purpose: purpose})
 		if g.Status == http.StatusOK && g.ContentType == "text/event-stream" {
 			return true
@@ -150,7 +151,7 @@ func reopenGET(t *check.T, h *wire.HTTP, session, version, purpose string) *wire
 		g.End(wire.T1)
 		return false
 	}) {
-		t.Fail(check.Failure{What: "1 s after the previous GET's client hung up, " + purpose + " was still refused", Got: probe.StreamSummary(g), Want: "HTTP 200 text/event-stream"})
+		t.Fail(check.Failure{What: "2 s after the previous GET's client hung up, " + purpose + " was still refused", Got: probe.StreamSummary(g), Want: "HTTP 200 text/event-stream"})
 	}
 	return g
 }
@@ -342,7 +343,7 @@ func checkStatelessNoPriming(t *check.T) {
 var sse16 = &check.Check{
 	ID: "SSE-16", Step: 2, Severity: check.Must, Budget: 15 * time.Second,
 	Needs: check.Needs{Flags: []string{"-debug", "-max-sessions"}},
-	Title: "an idle session stays small, and a short stream costs what it holds, not the whole replay buffer (heap via -debug)",
+	Title: "an idle session stays small, a short stream costs what it holds, not the whole replay buffer, and an ended session's log is freed (heap via -debug)",
 	Spec:  spec.NoLimit,
 	Course: "A server holds thousands of sessions, most of them idle. The course requires per-session stream state to be made on the first stream and to grow " +
 		"with its events: the grader opens 200 sessions and wants under 8 KiB each while idle, and under 12 KiB more after a 3-event stream.",
@@ -356,6 +357,7 @@ var sse16 = &check.Check{
 	Early: 1,
 	Claims: []check.Claim{
 		{Claim: "an idle session holds no stream state, and a short stream costs what it holds, not the whole buffer", Where: "step 2", How: "heap of 200 sessions via -debug"},
+		{Claim: "an ended session's streams and their log are let go of", Where: "step 2", How: "40 sessions holding a 64 KiB answer each, then DELETE: the heap comes back within 1 MiB"},
 	},
 	Run: checkSessionsStaySmall,
 }
@@ -382,6 +384,36 @@ func checkSessionsStaySmall(t *check.T) {
 	if per := (streamed - idle) / n; per > 12<<10 {
 		t.Fail(check.Failure{What: fmt.Sprintf("a session's first stream, of 3 events, added about %d KiB to it", per>>10),
 			Want: "under 12 KiB: the replay buffer grows with the events it holds, up to -replay-buffer"})
+	}
+
+	// Sessions that end let go of their streams' logs: 40 sessions, each
+	// holding a 64 KiB answer for replay, then DELETE.
+	const ended = 40
+	big := strings.Repeat("x", 64<<10)
+	beforeBig := h.VarInt("heap_live")
+	var bigSessions []string
+	for i := 0; i < ended; i++ {
+		s, _ := h.Initialize(spec.Rev)
+		openPOST(t, h, s, spec.Rev, wire.Request(`2`, "tools/call", wire.ToolCall("echo", map[string]any{"text": big}, nonce("e"))),
+			fmt.Sprintf("a 64 KiB echo in session %d of %d", i+1, ended)).End(wire.T1)
+		bigSessions = append(bigSessions, s)
+	}
+	held := h.VarInt("heap_live")
+	for i, s := range bigSessions {
+		resp := h.Do(wire.Req{Method: http.MethodDelete, Header: wire.Headers(s, spec.Rev), Purpose: fmt.Sprintf("DELETE session %d of %d", i+1, ended)})
+		if resp.Status < 200 || resp.Status > 299 {
+			t.Fail(check.Failure{What: "DELETE of a live session did not succeed", Got: resp.Summary(), Want: "a 2xx status"})
+		}
+	}
+	var freed int64
+	probe.Settle(t, time.Second, func() bool {
+		freed = h.VarInt("heap_live")
+		return freed-beforeBig < 1<<20
+	})
+	t.Wire.Event("heap before the 64 KiB answers: %d bytes; holding them: %d; after DELETE of their %d sessions: %d", beforeBig, held, ended, freed)
+	if freed-beforeBig >= 1<<20 {
+		t.Fail(check.Failure{What: fmt.Sprintf("after DELETE of %d sessions whose logs held a 64 KiB answer each, the heap stayed %d KiB above where it was before them", ended, (freed-beforeBig)>>10),
+			Want: "under 1 MiB: an ended session's streams and their log are let go of"})
 	}
 }
 

@@ -14,7 +14,7 @@ const (
 var lesson03 = []*Variant{
 	// Step 1: the standalone GET stream, and what a stream costs.
 	{
-		Name: "stream-headers-not-flushed", Lesson: "03", Kills: []string{"SSE-01"},
+		Name: "stream-headers-not-flushed", Lesson: "03", Kills: []string{"SSE-01", "SSE-13", "SSE-33"},
 		Mistake: "writes a stream's status and headers without flushing them, so a client sees nothing until the first event",
 		Edits: []Edit{{File: resumeWriter,
 			Old: `	ew.flush()
@@ -86,7 +86,7 @@ var lesson03 = []*Variant{
 		}},
 	},
 	{
-		Name: "get-ignores-client-gone", Lesson: "03", Kills: []string{"SSE-06", "SSE-08", "SSE-14", "SSE-30"},
+		Name: "get-ignores-client-gone", Lesson: "03", Kills: []string{"SSE-06", "SSE-08", "SSE-12", "SSE-13", "SSE-14", "SSE-30", "SSE-32", "SSE-33"},
 		Mistake: "holds a GET until its stream, session or server ends, but not when its client leaves: a goroutine and a socket leak per dropped client",
 		Edits: []Edit{{File: resumeGET,
 			Old: `		case <-r.Context().Done():
@@ -135,7 +135,7 @@ var lesson03 = []*Variant{
 
 	// Step 2: event ids on every stream.
 	{
-		Name: "events-not-flushed", Lesson: "03", Kills: []string{"SSE-07", "SSE-11", "SSE-17", "SSE-20", "SSE-25", "SSE-28", "SSE-29", "SSE-31"},
+		Name: "events-not-flushed", Lesson: "03", Kills: []string{"SSE-07", "SSE-11", "SSE-12", "SSE-17", "SSE-20", "SSE-25", "SSE-28", "SSE-29", "SSE-31", "SSE-32", "SSE-33", "SSE-34"},
 		Mistake: "writes each event but never flushes it, so net/http holds the events in its buffer until the response ends",
 		Edits: []Edit{{File: resumeWriter,
 			Old: `		ew.fail(err)
@@ -149,7 +149,7 @@ var lesson03 = []*Variant{
 		}},
 	},
 	{
-		Name: "no-priming", Lesson: "03", Kills: []string{"SSE-12", "SSE-31"},
+		Name: "no-priming", Lesson: "03", Kills: []string{"SSE-12", "SSE-31", "SSE-33", "SSE-37"},
 		Mistake: "starts a POST stream with its first message, so a client cut off before it has no id to resume from",
 		Edits: []Edit{{File: resumeStream,
 			Old: `	if v, _ := sess.Version(); v.Priming {
@@ -167,7 +167,7 @@ var lesson03 = []*Variant{
 		}},
 	},
 	{
-		Name: "ids-without-the-stream", Lesson: "03", Kills: []string{"SSE-14", "SSE-21", "SSE-22", "SSE-23", "SSE-24", "SSE-25", "SSE-26", "SSE-27", "SSE-28", "SSE-29", "SSE-31"},
+		Name: "ids-without-the-stream", Lesson: "03", Kills: []string{"SSE-14", "SSE-21", "SSE-22", "SSE-23", "SSE-24", "SSE-25", "SSE-26", "SSE-27", "SSE-28", "SSE-29", "SSE-31", "SSE-32", "SSE-33", "SSE-34", "SSE-35", "SSE-37"},
 		Mistake: "numbers the events of each stream 1, 2, 3, … and leaves the stream out of the id, so ids repeat across streams",
 		Edits: []Edit{{File: resumeEventLog,
 			Old: `	return strconv.Itoa(e.stream) + "-" + strconv.FormatUint(e.n, 10)`,
@@ -202,7 +202,7 @@ var lesson03 = []*Variant{
 
 	// Step 3: the session's outlet.
 	{
-		Name: "no-outlet", Lesson: "03", Kills: []string{"SSE-17", "SSE-20", "SSE-25"},
+		Name: "no-outlet", Lesson: "03", Kills: []string{"SSE-17", "SSE-20", "SSE-25", "SSE-32", "SSE-34", "SSE-35"},
 		Mistake: "opens the standalone stream but never attaches it as the session's outlet, so the server's own messages are dropped",
 		Edits: []Edit{{File: resumeGET,
 			Old: `		sess.Attach(s)`,
@@ -223,17 +223,17 @@ var lesson03 = []*Variant{
 		}},
 	},
 	{
-		Name: "responses-copied-to-the-standalone-stream", Lesson: "03", Kills: []string{"SSE-18", "SSE-19"},
+		Name: "responses-copied-to-the-standalone-stream", Lesson: "03", Kills: []string{"SSE-18", "SSE-19", "SSE-33"},
 		Mistake: "copies every response to the standalone stream too, so that a listening client surely sees it",
 		Edits:   editCopyToStandalone(`msg.Method == ""`),
 	},
 	{
-		Name: "progress-copied-to-the-standalone-stream", Lesson: "03", Kills: []string{"SSE-17", "SSE-19"},
+		Name: "progress-copied-to-the-standalone-stream", Lesson: "03", Kills: []string{"SSE-17", "SSE-19", "SSE-33"},
 		Mistake: "copies every notification of a request to the standalone stream too, so that a listening client surely sees it",
 		Edits:   editCopyToStandalone(`msg.Method != ""`),
 	},
 	{
-		Name: "ignores-tick", Lesson: "03", Kills: []string{"SSE-17", "SSE-20", "SSE-25"},
+		Name: "ignores-tick", Lesson: "03", Kills: []string{"SSE-17", "SSE-20", "SSE-25", "SSE-32", "SSE-34", "SSE-35"},
 		Mistake: "accepts -tick but never starts the ticker",
 		Edits: []Edit{{File: resumeGET,
 			Old: `		go tick(sess, h.opts.Tick)`,
@@ -259,7 +259,7 @@ var lesson03 = []*Variant{
 		},
 	},
 	{
-		Name: "replay-repeats-the-last-seen-event", Lesson: "03", Kills: []string{"SSE-21", "SSE-22", "SSE-24", "SSE-25", "SSE-28", "SSE-29", "SSE-31"},
+		Name: "replay-repeats-the-last-seen-event", Lesson: "03", Kills: []string{"SSE-21", "SSE-22", "SSE-24", "SSE-25", "SSE-28", "SSE-29", "SSE-31", "SSE-32", "SSE-34", "SSE-35"},
 		Mistake: "replays from the Last-Event-ID itself (>= instead of >), so the client gets its last event twice",
 		Edits: []Edit{{File: resumeEventLog,
 			Old: `e.n > n && e.data != nil`,
@@ -267,7 +267,7 @@ var lesson03 = []*Variant{
 		}},
 	},
 	{
-		Name: "replay-ignores-the-stream", Lesson: "03", Kills: []string{"SSE-21", "SSE-22", "SSE-29", "SSE-31"},
+		Name: "replay-ignores-the-stream", Lesson: "03", Kills: []string{"SSE-21", "SSE-22", "SSE-29", "SSE-31", "SSE-33", "SSE-34"},
 		Mistake: "replays every event logged after the Last-Event-ID's number, whichever stream it was sent on",
 		Edits: []Edit{{File: resumeEventLog,
 			Old: `e.stream == stream && e.n > n`,
@@ -287,7 +287,7 @@ var lesson03 = []*Variant{
 		},
 	},
 	{
-		Name: "dropped-post-cancels-its-request", Lesson: "03", Kills: []string{"SSE-21", "SSE-22", "SSE-24", "SSE-27", "SSE-28", "SSE-31"},
+		Name: "dropped-post-cancels-its-request", Lesson: "03", Kills: []string{"SSE-21", "SSE-22", "SSE-24", "SSE-27", "SSE-28", "SSE-31", "SSE-32", "SSE-34"},
 		Mistake: "runs each request under the POST's own context, so a client whose connection drops cancels its request",
 		Edits: []Edit{{File: httpHandler,
 			Old: `	return context.WithoutCancel(r.Context())`,
@@ -309,7 +309,7 @@ var lesson03 = []*Variant{
 		}},
 	},
 	{
-		Name: "unbounded-replay-buffer", Lesson: "03", Kills: []string{"SSE-27"},
+		Name: "unbounded-replay-buffer", Lesson: "03", Kills: []string{"SSE-27", "SSE-33", "SSE-37"},
 		Mistake: "keeps every event of a session for replay, however many there are",
 		Edits: []Edit{{File: resumeHandler,
 			Old: `	opts.ReplayBuffer = positive(opts.ReplayBuffer, DefaultReplayBuffer)`,
@@ -317,7 +317,7 @@ var lesson03 = []*Variant{
 		}},
 	},
 	{
-		Name: "partial-replay-after-eviction", Lesson: "03", Kills: []string{"SSE-27"},
+		Name: "partial-replay-after-eviction", Lesson: "03", Kills: []string{"SSE-27", "SSE-33", "SSE-37"},
 		Mistake: "replays whatever is left of a stream after its oldest events were dropped, so the client gets a replay with a hole in it",
 		Edits: []Edit{{File: resumeHandler,
 			Old: `	case n < s.dropped:
@@ -412,7 +412,7 @@ var lesson03 = []*Variant{
 		}},
 	},
 	{
-		Name: "keepalive-written-without-the-lock", Lesson: "03", Kills: []string{"SSE-35"}, Racy: true,
+		Name: "keepalive-written-without-the-lock", Lesson: "03", Kills: []string{"SSE-35"}, Racy: true, MayKill: []string{"SSE-36"},
 		Mistake: "writes keep-alives without the stream's lock, so a keep-alive and a live event are written to one response at once and the chunked body breaks",
 		Edits: []Edit{{File: resumeGET,
 			Old: `			s.mu.Lock()
@@ -506,7 +506,7 @@ var lesson03 = []*Variant{
 		}},
 	},
 	{
-		Name: "replay-written-outside-the-lock", Lesson: "03", Kills: []string{"SSE-35"}, Racy: true,
+		Name: "replay-written-outside-the-lock", Lesson: "03", Kills: []string{"SSE-35"}, Racy: true, MayKill: []string{"SSE-21", "SSE-22", "SSE-25", "SSE-28", "SSE-34"},
 		Mistake: "attaches the resuming connection, then unlocks before writing the replay, so live events race the replay on one response",
 		Edits: []Edit{{File: resumeGET,
 			Old: `	ew.replay(missed)
