@@ -208,8 +208,8 @@ func checkEachMessageOnce(t *check.T) {
 
 var sse20 = &check.Check{
 	ID: "SSE-20", Step: 3, Severity: check.Must, Budget: 5 * time.Second,
-	Needs: check.Needs{Flags: []string{"-tick"}, Optional: []check.Feature{check.GETStream}},
-	Title: "-tick sends {\"tick\": N} log messages on the standalone stream, N counting 1, 2, 3, … across every GET of the session: one ticker per session",
+	Needs: check.Needs{Flags: []string{"-tick", "-debug"}, Optional: []check.Feature{check.GETStream}},
+	Title: "-tick sends {\"tick\": N} log messages on the standalone stream, N counting 1, 2, 3, … across every GET of the session: one ticker per session, which ends with it",
 	Spec:  spec.Listening("The server MAY send JSON-RPC requests and notifications on the stream."),
 	Course: "The course's -tick DURATION flag (the grader sets 40ms) sends each session's standalone stream a notifications/message " +
 		"(level info, logger \"ticker\", data {\"tick\": N}) every interval, from the first GET on. The ticker belongs to the session: a client that " +
@@ -222,17 +222,18 @@ var sse20 = &check.Check{
 	},
 	Claims: []check.Claim{
 		{Claim: "-tick sends {\"tick\": N} log messages on the standalone stream, N from 1; the ticker belongs to the session and goes on while the client is away", Where: "step 3", Also: []string{"SSE-25"},
-			How: "three fresh GETs of one session in turn: the ticks count up by one on each, and each GET's first tick comes after the last one the previous GET saw"},
+			How: "three fresh GETs of one session in turn: the ticks count from 1 and up by one on each, and each GET's first tick comes after the last one the previous GET saw"},
+		{Claim: "a session's ticker ends with its session", Where: "step 3", How: "8 sessions start their tickers and are deleted: their goroutines are freed (-debug)"},
 	},
 	Checklist: []string{"C21"},
 	Run:       checkTicks,
 }
 
 func checkTicks(t *check.T) {
-	h := wire.StartHTTP(t, "-tick", "40ms")
+	h := wire.StartHTTP(t, "-tick", "40ms", "-debug")
 	session, _ := h.Initialize(spec.Rev)
 	s := probe.OpenGET(t, h, session, spec.Rev, "", "GET with the session, with -tick 40ms")
-	ticks := readTicks(t, s, 4, 0, time.Second, "on the GET stream")
+	ticks := readTicks(t, s, 4, 1, time.Second, "on the GET stream")
 	for _, name := range []string{"second", "third"} {
 		s.HangUp()
 		s = reopenGET(t, h, session, spec.Rev, "a "+name+" fresh GET, after the previous client hung up")
@@ -243,4 +244,23 @@ func checkTicks(t *check.T) {
 		}
 		ticks = more
 	}
+	s.HangUp()
+
+	// The ticker lives as long as its session, no longer.
+	var sessions []string
+	for i := 0; i < 8; i++ {
+		id, _ := h.Initialize(spec.Rev)
+		sessions = append(sessions, id)
+	}
+	base := probe.TakeBaseline(t, h)
+	for i, id := range sessions {
+		g := probe.OpenGET(t, h, id, spec.Rev, "", fmt.Sprintf("GET in session %d of 8, which starts its ticker", i+1))
+		readTicks(t, g, 1, 1, time.Second, fmt.Sprintf("in session %d", i+1))
+		g.HangUp()
+		resp := h.Do(wire.Req{Method: http.MethodDelete, Header: wire.Headers(id, spec.Rev), Purpose: fmt.Sprintf("DELETE session %d of 8", i+1)})
+		if resp.Status < 200 || resp.Status > 299 {
+			t.Fail(check.Failure{What: "DELETE of a live session did not succeed", Got: resp.Summary(), Want: "a 2xx status"})
+		}
+	}
+	base.ExpectFreed(t, h, "8 sessions started their tickers and were deleted", "each session's ticker ends with its session")
 }

@@ -284,6 +284,16 @@ func checkBadEventIDs(t *check.T) {
 	expectRefusalHeader(t, h, two, http.StatusBadRequest, true, "GET with two Last-Event-ID headers, "+first.ID+" and "+real+", each of which resumes alone",
 		"a client has one last event id; two headers name no one place to resume from")
 	expectReplay(t, h, session, first.ID, `2`, "GET with Last-Event-ID: "+first.ID+" again, after the refusal")
+
+	// A live stream, whose client has gone: an id past its newest event is
+	// refused there too, not taken for "nothing missed yet".
+	live := openPOST(t, h, session, spec.Rev, probe.CountdownCall(`3`, 2, 2000, nonce("l")), "countdown from 2, 2 s per step, left running")
+	live.Next(wire.T1, "the first event of the running countdown")
+	beyond := resumeID(t, live, "the running countdown's stream") + "9999"
+	live.HangUp()
+	probe.Pause(t, afterHangUp)
+	expectRefusal(t, h, session, beyond, http.StatusBadRequest, true, "GET with Last-Event-ID: "+beyond+", past the newest event of a stream still running",
+		"an id the server never wrote must be refused, on a live stream too")
 }
 
 var sse27 = &check.Check{
@@ -353,7 +363,7 @@ func checkBoundedReplay(t *check.T) {
 var sse28 = &check.Check{
 	ID: "SSE-28", Step: 4, Severity: check.Must, Budget: 6 * time.Second,
 	Needs: check.Needs{Optional: []check.Feature{check.EventIDs}},
-	Title: "a second GET resuming a stream that another GET holds gets 409",
+	Title: "a second GET resuming a stream that another GET holds gets 409; GETs resuming an ended stream at once each get its rest",
 	Spec:  multipleRule("The server MUST send each of its JSON-RPC messages on only one of the connected streams; that is, it MUST NOT broadcast the same message across multiple streams."),
 	Course: "A course rule: the spec asks only that each message go to one stream, never to two. One stream, one connection: the course requires " +
 		"409 Conflict for a GET that resumes a stream already attached to another connection (the official Go SDK does the same), and the first to go on undisturbed.",
@@ -365,6 +375,7 @@ var sse28 = &check.Check{
 	},
 	Claims: []check.Claim{
 		{Claim: "a second GET resuming a stream another GET holds gets 409", Where: "step 4"},
+		{Claim: "a stream that has ended is held by no connection: GETs resuming it at once each get its rest", Where: "step 4", How: "four rounds of two GETs at once, each replaying 400 events of an ended countdown"},
 	},
 	Run: checkResumeConflict,
 }
@@ -385,6 +396,33 @@ func checkResumeConflict(t *check.T) {
 			Want: "HTTP 409 Conflict, with a body that ends at once"})
 	}
 	expectRest(t, r, token, `2`, seen[0], 10)
+
+	// An ended stream is held by no one: GETs that resume it at once each
+	// get its rest, however long the replay.
+	token = nonce("e")
+	long := openPOST(t, h, session, spec.Rev, probe.CountdownCall(`3`, 400, 0, token), "countdown from 400, at once")
+	seen = readProgress(t, long, 1)
+	id = resumeID(t, long, "the long countdown's stream")
+	long.End(wire.T2)
+	for round := 1; round <= 4; round++ {
+		var a, b *wire.Stream
+		t.Parallel(
+			func() { a = h.Open(wire.Req{Method: http.MethodGet, Header: probe.GETHeaders(session, spec.Rev, id), Purpose: fmt.Sprintf("round %d: GET A resuming the ended countdown from %s", round, id)}) },
+			func() { b = h.Open(wire.Req{Method: http.MethodGet, Header: probe.GETHeaders(session, spec.Rev, id), Purpose: fmt.Sprintf("round %d: GET B, at the same time", round)}) },
+		)
+		for _, s := range []*wire.Stream{a, b} {
+			if s.Status == http.StatusConflict {
+				events, _ := s.End(wire.T1)
+				t.Fail(check.Failure{What: "of two GETs resuming a stream that has ended, one got 409: replaying an ended stream attached the other to it",
+					Got: "HTTP 409, body " + check.Quote(describeBody(events)), Want: "both get the rest of the stream: an ended stream is held by no connection"})
+			}
+			probe.ExpectEventStream(t, s, "GET resuming the ended countdown", "")
+		}
+		t.Parallel(
+			func() { expectRest(t, a, token, `3`, seen[0], 400) },
+			func() { expectRest(t, b, token, `3`, seen[0], 400) },
+		)
+	}
 }
 
 var sse29 = &check.Check{
@@ -782,6 +820,11 @@ func checkReplayBoundEdge(t *check.T) {
 	t.Case("from the event before it", func() {
 		expectRefusal(t, h, a, events[2].ID, http.StatusBadRequest, true, "GET with Last-Event-ID: "+events[2].ID+", the 3rd of 14 events, with -replay-buffer 10",
 			"the 4th event, which the client missed, is no longer kept, so a replay would have a gap")
+	})
+	t.Case("an ended stream down to its last event", func() {
+		// 9 more events leave the ended stream one of its own: its response.
+		openPOST(t, h, a, spec.Rev, probe.CountdownCall(`3`, 7, 0, nonce("a")), "countdown from 7, at once: 9 more events, which leave the first stream only its response").End(wire.T2)
+		expectReplay(t, h, a, events[12].ID, `2`, "GET with Last-Event-ID: "+events[12].ID+", the event before the first stream's response, the one event of it still kept")
 	})
 	t.Case("a live stream whose events were pushed out", func() {
 		b, _ := h.Initialize(spec.Rev)

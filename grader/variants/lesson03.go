@@ -275,7 +275,7 @@ var lesson03 = []*Variant{
 		}},
 	},
 	{
-		Name: "one-log-for-all-sessions", Lesson: "03", Kills: []string{"SSE-08", "SSE-23", "SSE-27"},
+		Name: "one-log-for-all-sessions", Lesson: "03", Kills: []string{"SSE-08", "SSE-16", "SSE-23", "SSE-27"},
 		Mistake: "keeps one set of streams and one event log for all sessions, so an event id of one session resumes in another",
 		Edits: []Edit{
 			{File: resumeHandler,
@@ -470,7 +470,7 @@ var lesson03 = []*Variant{
 		}},
 	},
 	{
-		Name: "replay-bound-refuses-the-last-dropped-id", Lesson: "03", Kills: []string{"SSE-33"},
+		Name: "replay-bound-refuses-the-last-dropped-id", Lesson: "03", Kills: []string{"SSE-33", "SSE-37"},
 		Mistake: "refuses a Last-Event-ID equal to the newest dropped event, though a client whose last event that was has missed nothing that is gone",
 		Edits: []Edit{{File: resumeHandler,
 			Old: `	case n < s.dropped:`,
@@ -478,7 +478,7 @@ var lesson03 = []*Variant{
 		}},
 	},
 	{
-		Name: "replay-bound-lets-one-gap-through", Lesson: "03", Kills: []string{"SSE-33"},
+		Name: "replay-bound-lets-one-gap-through", Lesson: "03", Kills: []string{"SSE-33", "SSE-37"},
 		Mistake: "refuses only a Last-Event-ID two below the newest dropped event, so a resume from just before it gets a replay that silently lacks that event",
 		Edits: []Edit{{File: resumeHandler,
 			Old: `	case n < s.dropped:`,
