@@ -407,8 +407,12 @@ func checkResumeConflict(t *check.T) {
 	for round := 1; round <= 4; round++ {
 		var a, b *wire.Stream
 		t.Parallel(
-			func() { a = h.Open(wire.Req{Method: http.MethodGet, Header: probe.GETHeaders(session, spec.Rev, id), Purpose: fmt.Sprintf("round %d: GET A resuming the ended countdown from %s", round, id)}) },
-			func() { b = h.Open(wire.Req{Method: http.MethodGet, Header: probe.GETHeaders(session, spec.Rev, id), Purpose: fmt.Sprintf("round %d: GET B, at the same time", round)}) },
+			func() {
+				a = h.Open(wire.Req{Method: http.MethodGet, Header: probe.GETHeaders(session, spec.Rev, id), Purpose: fmt.Sprintf("round %d: GET A resuming the ended countdown from %s", round, id)})
+			},
+			func() {
+				b = h.Open(wire.Req{Method: http.MethodGet, Header: probe.GETHeaders(session, spec.Rev, id), Purpose: fmt.Sprintf("round %d: GET B, at the same time", round)})
+			},
 		)
 		for _, s := range []*wire.Stream{a, b} {
 			if s.Status == http.StatusConflict {
