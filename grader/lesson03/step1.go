@@ -27,7 +27,8 @@ var sse01 = &check.Check{
 	Title: "GET with a session opens an SSE stream at once, and keeps it open",
 	Spec:  spec.Listening("The server MUST either return Content-Type: text/event-stream in response to this HTTP GET, or else return HTTP 405 Method Not Allowed"),
 	Course: "Stage 03 offers the stream, so GET must get 200 text/event-stream, with the headers flushed at once (the grader opens it at 2025-06-18, " +
-		"where no priming event follows to push them out), and the stream stays open for the server's messages.",
+		"where no priming event follows to push them out), and the stream stays open for the server's messages. The course's streams also carry " +
+		"Cache-Control: no-cache and X-Accel-Buffering: no, so that no cache or proxy holds their events back.",
 	Hint: check.Hint{
 		Report:   "Write the headers with w.WriteHeader(http.StatusOK) and flush them (http.ResponseController.Flush) before you wait for anything; then block until the client, the session or the server goes away.",
 		Question: "When does a client see a response's headers: when you write them, or when they leave net/http's buffer?",
@@ -36,6 +37,7 @@ var sse01 = &check.Check{
 	},
 	Claims: []check.Claim{
 		{Claim: "GET with a live session gets 200 text/event-stream, headers flushed at once, and the stream stays open", Where: "concept, step 1", How: "at 2025-06-18 (no priming event to push the headers out) and at 2025-11-25; the stream must still be open after 0.4 s"},
+		{Claim: "a stream's response carries Cache-Control: no-cache and X-Accel-Buffering: no", Where: "step 1", How: "on the GET stream here, on a POST stream in SSE-11 (the course's servers only)", Also: []string{"SSE-11"}},
 	},
 	Checklist: []string{"C1", "C20"},
 	Split:     &check.Split{Rule: "what a GET gets", Parts: "on an external server, anything but a stream or 405 breaks the spec; a stream that stays open is the course's", Also: []string{"HTTP-21"}},
@@ -47,6 +49,9 @@ func checkGETOpensStream(t *check.T) {
 	for _, v := range []string{"2025-06-18", spec.Rev} {
 		session, _ := h.Initialize(v)
 		s := probe.OpenGET(t, h, session, v, "", "GET with the session (initialized at "+v+")")
+		if courseServer(t) {
+			expectStreamHeaders(t, s, "the GET stream")
+		}
 		if events, ended := s.End(400 * time.Millisecond); ended {
 			t.Fail(check.Failure{What: "the GET stream (" + v + ") ended at once; it must stay open for the messages the server sends later",
 				Got: describeEvents(events), Want: "a stream that stays open until the client, the session or the server goes away"})
@@ -473,4 +478,14 @@ func answered(events []wire.Event, id string) bool {
 		}
 	}
 	return false
+}
+
+// expectStreamHeaders fails unless the stream's response carries the
+// headers the course's streams send: Cache-Control: no-cache, and
+// X-Accel-Buffering: no, which asks a proxy such as nginx not to buffer it.
+func expectStreamHeaders(t *check.T, s *wire.Stream, what string) {
+	if cc, xab := s.Header.Get("Cache-Control"), s.Header.Get("X-Accel-Buffering"); cc != "no-cache" || xab != "no" {
+		t.Fail(check.Failure{What: what + " lacks the headers that keep caches and proxies from holding its events back",
+			Got: fmt.Sprintf("Cache-Control: %q, X-Accel-Buffering: %q", cc, xab), Want: "Cache-Control: no-cache and X-Accel-Buffering: no"})
+	}
 }

@@ -43,6 +43,9 @@ func checkPOSTStreamFlushes(t *check.T) {
 	session, _ := h.Initialize(spec.Rev)
 	token := nonce("p")
 	s := openPOST(t, h, session, spec.Rev, probe.CountdownCall(`2`, 3, 400, token), "countdown from 3, 400 ms per step, with a progress token")
+	if courseServer(t) {
+		expectStreamHeaders(t, s, "the countdown's POST stream")
+	}
 	var msgs []*wire.Msg
 	var firstProgress, response time.Time
 	for response.IsZero() {
@@ -343,7 +346,7 @@ func checkStatelessNoPriming(t *check.T) {
 var sse16 = &check.Check{
 	ID: "SSE-16", Step: 2, Severity: check.Must, Budget: 15 * time.Second,
 	Needs: check.Needs{Flags: []string{"-debug", "-max-sessions"}},
-	Title: "an idle session stays small, a short stream costs what it holds, not the whole replay buffer, and an ended session's log is freed (heap via -debug)",
+	Title: "an idle session stays small, a short stream costs what it holds, not the whole replay buffer, and what the log drops or an ended session held is freed (heap via -debug)",
 	Spec:  spec.NoLimit,
 	Course: "A server holds thousands of sessions, most of them idle. The course requires per-session stream state to be made on the first stream and to grow " +
 		"with its events: the grader opens 200 sessions and wants under 8 KiB each while idle, and under 12 KiB more after a 3-event stream.",
@@ -358,6 +361,7 @@ var sse16 = &check.Check{
 	Claims: []check.Claim{
 		{Claim: "an idle session holds no stream state, and a short stream costs what it holds, not the whole buffer", Where: "step 2", How: "heap of 200 sessions via -debug"},
 		{Claim: "an ended session's streams and their log are let go of", Where: "step 2", How: "40 sessions holding a 64 KiB answer each, then DELETE: the heap comes back within 1 MiB"},
+		{Claim: "an event dropped from the log is let go of at once", Where: "step 2", How: "two 3 MiB answers in one session: the heap grows by one of them"},
 	},
 	Run: checkSessionsStaySmall,
 }
@@ -415,6 +419,7 @@ func checkSessionsStaySmall(t *check.T) {
 		t.Fail(check.Failure{What: fmt.Sprintf("after DELETE of %d sessions whose logs held a 64 KiB answer each, the heap stayed %d KiB above where it was before them", ended, (freed-beforeBig)>>10),
 			Want: "under 1 MiB: an ended session's streams and their log are let go of"})
 	}
+	expectDroppedFreed(t, h)
 }
 
 // anyID reports whether any of events carries an id.
@@ -479,5 +484,28 @@ func expectWellFormed(t *check.T, s *wire.Stream, what string) {
 	if bad := s.Malformed(); len(bad) > 0 {
 		t.Fail(check.Failure{What: what + " is not well-formed event-stream text: " + bad[0], Got: strings.Join(bad, "\n"),
 			Want: "lines of \"id: …\", \"event: …\", \"data: …\" and \"retry: <digits>\" (or comments), each event ended by a blank line"})
+	}
+}
+
+// expectDroppedFreed sends two 3 MiB answers in one session, whose log holds
+// 4 MiB: the second pushes the first out, and the heap must then hold about
+// one of them, not both.
+func expectDroppedFreed(t *check.T, h *wire.HTTP) {
+	session, _ := h.Initialize(spec.Rev)
+	before := h.VarInt("heap_live")
+	text := strings.Repeat("y", 3<<20)
+	for i := 2; i <= 3; i++ {
+		openPOST(t, h, session, spec.Rev, wire.Request(fmt.Sprint(i), "tools/call", wire.ToolCall("echo", map[string]any{"text": text}, nonce("e"))),
+			fmt.Sprintf("a 3 MiB echo, %d of 2", i-1)).End(wire.T2)
+	}
+	var after int64
+	probe.Settle(t, time.Second, func() bool {
+		after = h.VarInt("heap_live")
+		return after-before < 4<<20+512<<10
+	})
+	t.Wire.Event("heap before two 3 MiB answers in a session that keeps 4 MiB: %d bytes; after: %d", before, after)
+	if after-before >= 4<<20+512<<10 {
+		t.Fail(check.Failure{What: fmt.Sprintf("after two 3 MiB answers, of which the log keeps only the second, the heap grew by %d KiB", (after-before)>>10),
+			Want: "about 3 MiB: an event dropped from the log is let go of (its slot cleared), not kept until the slot is reused"})
 	}
 }
