@@ -1,6 +1,7 @@
 package lesson03
 
 import (
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"time"
@@ -201,7 +202,7 @@ var sse06 = &check.Check{
 	Spec:  multipleRule("The client MAY remain connected to multiple SSE streams simultaneously."),
 	Course: "A course rule: the spec lets a client hold several streams, and asks of the server a stream or 405 for each GET, and each message on " +
 		"one stream only (SSE-19 grades that). With two GET streams open, each message would have to pick one, and the client could not tell " +
-		"which connection to trust, so the course requires 409 Conflict for the second (as the official SDKs answer), the first to stay open, " +
+		"which connection to trust, so the course requires 409 Conflict for the second (as the official SDKs answer), with a JSON-RPC error of code -32000 as stage 02's HTTP errors have, the first to stay open, " +
 		"and a new GET to be served once the first client has gone. A server that serves both breaks no rule of the spec.",
 	Hint: check.Hint{
 		Report:   "Keep the session's standalone stream in one place, with the connection it is attached to. A GET that finds it attached gets 409; when the holder's request context ends, detach it.",
@@ -236,6 +237,9 @@ func checkOneStandaloneStream(t *check.T) {
 	} else if resp := h.Do(secondGET); resp.Status != http.StatusConflict {
 		t.Fail(check.Failure{What: fmt.Sprintf("a second GET stream of the same session got HTTP %d", resp.Status), Got: resp.Summary(),
 			Want: "HTTP 409 Conflict, with a body that ends at once"})
+	} else if errorCode(resp.Body) != -32000 {
+		t.Fail(check.Failure{What: "the 409 for a second GET stream is not a JSON-RPC error with code -32000", Got: resp.Summary(),
+			Want: `{"jsonrpc":"2.0","error":{"code":-32000,"message":"..."}}: the server error code of stage 02's HTTP errors, as the SDKs answer a second stream`})
 	}
 	if events, ended := first.End(200 * time.Millisecond); ended {
 		t.Fail(check.Failure{What: "the first GET stream ended when a second GET was refused", Got: describeEvents(events), Want: "the first stream stays open"})
@@ -488,4 +492,18 @@ func expectStreamHeaders(t *check.T, s *wire.Stream, what string) {
 		t.Fail(check.Failure{What: what + " lacks the headers that keep caches and proxies from holding its events back",
 			Got: fmt.Sprintf("Cache-Control: %q, X-Accel-Buffering: %q", cc, xab), Want: "Cache-Control: no-cache and X-Accel-Buffering: no"})
 	}
+}
+
+// errorCode returns the code of the JSON-RPC error body, or 0 when body is
+// not one.
+func errorCode(body []byte) int {
+	var m struct {
+		Error *struct {
+			Code int `json:"code"`
+		} `json:"error"`
+	}
+	if json.Unmarshal(body, &m) != nil || m.Error == nil {
+		return 0
+	}
+	return m.Error.Code
 }
