@@ -349,7 +349,7 @@ var sse16 = &check.Check{
 	Title: "an idle session stays small, a short stream costs what it holds, not the whole replay buffer, and what the log drops or an ended session held is freed (heap via -debug)",
 	Spec:  spec.NoLimit,
 	Course: "A server holds thousands of sessions, most of them idle. The course requires per-session stream state to be made on the first stream and to grow " +
-		"with its events: the grader opens 200 sessions and wants under 8 KiB each while idle, and under 12 KiB more after a 3-event stream.",
+		"with its events: the grader opens 200 sessions and wants under 8 KiB each while idle, and under 12 KiB more after a 12-event stream.",
 	StarterMayPass: "the starter keeps no stream state at all; the check guards that yours stays small as you add it",
 	Hint: check.Hint{
 		Report:   "Make a session's stream state on its first stream, not before, and start its ring small (make it grow like append does, up to ReplayBuffer).",
@@ -378,7 +378,7 @@ func checkSessionsStaySmall(t *check.T) {
 	}
 	idle := h.VarInt("heap_live")
 	for i, s := range sessions {
-		openPOST(t, h, s, spec.Rev, probe.CountdownCall(`2`, 1, 0, "p"), fmt.Sprintf("countdown in session %d", i+1)).End(wire.T1)
+		openPOST(t, h, s, spec.Rev, probe.CountdownCall(`2`, 10, 0, "p"), fmt.Sprintf("countdown from 10 in session %d", i+1)).End(wire.T1)
 	}
 	streamed := h.VarInt("heap_live")
 	t.Wire.Event("heap after a GC: %d bytes; with %d idle sessions %d; after a stream in each %d", before, n, idle, streamed)
@@ -386,7 +386,7 @@ func checkSessionsStaySmall(t *check.T) {
 		t.Fail(check.Failure{What: fmt.Sprintf("each idle session holds about %d KiB of heap", per>>10), Want: "under 8 KiB: nothing is made for streams before the first one"})
 	}
 	if per := (streamed - idle) / n; per > 12<<10 {
-		t.Fail(check.Failure{What: fmt.Sprintf("a session's first stream, of 3 events, added about %d KiB to it", per>>10),
+		t.Fail(check.Failure{What: fmt.Sprintf("a session's first stream, of 12 events, added about %d KiB to it", per>>10),
 			Want: "under 12 KiB: the replay buffer grows with the events it holds, up to -replay-buffer"})
 	}
 

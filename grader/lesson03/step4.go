@@ -257,7 +257,7 @@ var sse26 = &check.Check{
 		Near:     "parseEventID rejects anything but \"<digits>-<digits>\"; an unknown stream or a number above s.last is refused too: badEventID(w, id, why) with 400.",
 	},
 	Claims: []check.Claim{
-		{Claim: "a malformed or unknown Last-Event-ID gets 400 with a JSON-RPC error, at once", Where: "step 4", How: "a good id first, as above"},
+		{Claim: "a malformed or unknown Last-Event-ID gets 400 with a JSON-RPC error, at once", Where: "step 4", How: "a good id first, as above; near misses of it (a sign, event 0, a trailing letter) on the course's servers, whose ids are \"<stream>-<n>\""},
 		{Claim: "a GET with two Last-Event-ID headers gets 400", Where: "step 4", How: "two ids each of which resumes alone; the first resumes again after the refusal"},
 	},
 	Run: checkBadEventIDs,
@@ -277,6 +277,14 @@ func checkBadEventIDs(t *check.T) {
 	for _, id := range []string{"not-an-event-id", real + "9999", "%%%"} {
 		expectRefusal(t, h, session, id, http.StatusBadRequest, true, "GET with Last-Event-ID: "+id,
 			"an id the server never wrote must be refused, not answered with a stream")
+	}
+	// Near misses of the good id, which Go's number parsers would read as
+	// it: a sign, an event 0 before the first, a trailing letter. (A space at either end is no part of a header value.)
+	if stream, _, ok := strings.Cut(first.ID, "-"); ok && courseServer(t) {
+		for _, id := range []string{"+" + first.ID, stream + "-0", stream + "-+1", stream + "--1", stream + "-1x"} {
+			expectRefusal(t, h, session, id, http.StatusBadRequest, true, fmt.Sprintf("GET with Last-Event-ID: %q, a near miss of the good id %s", id, first.ID),
+				"an id the server never wrote must be refused, however close it is to one it wrote")
+		}
 	}
 	// Two headers, each a good id alone: only the rule against two refuses.
 	two := probe.GETHeaders(session, spec.Rev, first.ID)
