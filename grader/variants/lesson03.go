@@ -95,7 +95,7 @@ var lesson03 = []*Variant{
 		}},
 	},
 	{
-		Name: "keepalive-goroutine-leak", Lesson: "03", Kills: []string{"SSE-08"},
+		Name: "keepalive-goroutine-leak", Lesson: "03", Kills: []string{"SSE-08", "SSE-20"},
 		Mistake: "sends keep-alives from a goroutine of its own, which waits on its ticker for ever after the stream ends",
 		Edits: []Edit{{File: resumeGET,
 			Old: `	keepAlive := time.NewTicker(h.opts.KeepAlive)
@@ -135,7 +135,7 @@ var lesson03 = []*Variant{
 
 	// Step 2: event ids on every stream.
 	{
-		Name: "events-not-flushed", Lesson: "03", Kills: []string{"SSE-07", "SSE-11", "SSE-12", "SSE-17", "SSE-20", "SSE-25", "SSE-28", "SSE-29", "SSE-31", "SSE-32", "SSE-33", "SSE-34"},
+		Name: "events-not-flushed", Lesson: "03", Kills: []string{"SSE-07", "SSE-11", "SSE-12", "SSE-17", "SSE-20", "SSE-25", "SSE-26", "SSE-28", "SSE-29", "SSE-31", "SSE-32", "SSE-33", "SSE-34"},
 		Mistake: "writes each event but never flushes it, so net/http holds the events in its buffer until the response ends",
 		Edits: []Edit{{File: resumeWriter,
 			Old: `		ew.fail(err)
@@ -149,7 +149,7 @@ var lesson03 = []*Variant{
 		}},
 	},
 	{
-		Name: "no-priming", Lesson: "03", Kills: []string{"SSE-12", "SSE-31", "SSE-33", "SSE-37"},
+		Name: "no-priming", Lesson: "03", Kills: []string{"SSE-12", "SSE-26", "SSE-31", "SSE-33", "SSE-37"},
 		Mistake: "starts a POST stream with its first message, so a client cut off before it has no id to resume from",
 		Edits: []Edit{{File: resumeStream,
 			Old: `	if v, _ := sess.Version(); v.Priming {
@@ -267,7 +267,7 @@ var lesson03 = []*Variant{
 		}},
 	},
 	{
-		Name: "replay-ignores-the-stream", Lesson: "03", Kills: []string{"SSE-21", "SSE-22", "SSE-29", "SSE-31", "SSE-33", "SSE-34"},
+		Name: "replay-ignores-the-stream", Lesson: "03", Kills: []string{"SSE-21", "SSE-22", "SSE-28", "SSE-29", "SSE-31", "SSE-33", "SSE-34"},
 		Mistake: "replays every event logged after the Last-Event-ID's number, whichever stream it was sent on",
 		Edits: []Edit{{File: resumeEventLog,
 			Old: `e.stream == stream && e.n > n`,
@@ -275,7 +275,7 @@ var lesson03 = []*Variant{
 		}},
 	},
 	{
-		Name: "one-log-for-all-sessions", Lesson: "03", Kills: []string{"SSE-08", "SSE-16", "SSE-23", "SSE-27"},
+		Name: "one-log-for-all-sessions", Lesson: "03", Kills: []string{"SSE-08", "SSE-16", "SSE-20", "SSE-23", "SSE-27", "SSE-37"},
 		Mistake: "keeps one set of streams and one event log for all sessions, so an event id of one session resumes in another",
 		Edits: []Edit{
 			{File: resumeHandler,
@@ -461,7 +461,7 @@ var lesson03 = []*Variant{
 		}},
 	},
 	{
-		Name: "replay-buffer-not-reset", Lesson: "03", Kills: []string{"SSE-21"},
+		Name: "replay-buffer-not-reset", Lesson: "03", Kills: []string{"SSE-21", "SSE-28"},
 		Mistake: "does not empty its buffer after writing a 64 KiB chunk of a replay, so a long replay writes its first events again and again",
 		Edits: []Edit{{File: resumeWriter,
 			Old: `			b = b[:0]
