@@ -940,13 +940,13 @@ func checkResumeUnderLoad(t *check.T) {
 }
 
 var sse37 = &check.Check{
-	ID: "SSE-37", Step: 4, Severity: check.Must, Budget: 8 * time.Second,
+	ID: "SSE-37", Step: 4, Severity: check.Must, Budget: 12 * time.Second,
 	Needs: check.Needs{Flags: []string{"-replay-buffer", "-keepalive"}, Optional: []check.Feature{check.EventIDs, check.GETStream}},
 	Title: "the replay bounds under the defaults are exact: 1000 events and 4 MiB of messages per session; -replay-buffer 0 and -keepalive 0 mean the defaults, -replay-buffer 1 means one event",
 	Spec:  spec.NoLimit,
 	Course: "The course's defaults are part of its contract: a session keeps its newest 1000 events (DefaultReplayBuffer), priming events included, and at most " +
 		"4 MiB of their messages (DefaultReplayBytes); a flag of 0 (or less) means the default, and any positive value is taken as it is. The grader tests each bound " +
-		"on both sides: 1002 events, then a resume from the 1st (gone: 400) and from the 2nd (kept); five answers of 900 KiB, then a resume of the first (pushed out: 400) " +
+		"on both sides: 1002 events, then a resume from the 1st (gone: 400) and from the 2nd (kept); four answers of 1100 KiB, then a resume of the first (pushed out: 400) " +
 		"and of the second (kept).",
 	Hint: check.Hint{
 		Report:   "NewHandler replaces each option that is not positive by its default (the given positive), and eventLog.add drops the oldest events while there are more than maxEvents, or more than maxBytes of data.",
@@ -955,7 +955,7 @@ var sse37 = &check.Check{
 		Near:     "opts.KeepAlive = positive(opts.KeepAlive, DefaultKeepAlive), and the same for ReplayBuffer and ReplayBytes; positive returns v only when v > 0.",
 	},
 	Claims: []check.Claim{
-		{Claim: "the log is also bounded in bytes (ReplayBytes)", Where: "deep dives", How: "at the default, 4 MiB: five 900 KiB answers push out the first, and keep the second"},
+		{Claim: "the log is also bounded in bytes (ReplayBytes)", Where: "deep dives", How: "at the default, 4 MiB: four 1100 KiB answers push out the first, and keep the second"},
 		{Claim: "a session keeps its newest -replay-buffer events (1000 by default), priming events included; 0 means the default", Where: "step 4",
 			How: "no flags: 1002 events, both sides of the bound; -replay-buffer 0 and -keepalive 0 serve as the defaults; -replay-buffer 1 keeps one event"},
 	},
@@ -978,19 +978,20 @@ func checkDefaultBounds(t *check.T) {
 		},
 		func() {
 			session, _ := defaults.Initialize(spec.Rev)
-			text := strings.Repeat("x", 900<<10)
+			text := strings.Repeat("x", 1100<<10)
 			var firsts []string
-			for i := 0; i < 5; i++ {
+			for i := 0; i < 4; i++ {
 				id := fmt.Sprint(i + 2)
-				s := openPOST(t, defaults, session, spec.Rev, wire.Request(id, "tools/call", wire.ToolCall("echo", map[string]any{"text": text}, nonce("e"))),
-					fmt.Sprintf("echo %d of 5, 900 KiB, with a progress token", i+1))
+				s := defaults.Open(wire.Req{Method: http.MethodPost, Header: wire.Headers(session, spec.Rev), Within: wire.T2,
+					Body: wire.Request(id, "tools/call", wire.ToolCall("echo", map[string]any{"text": text}, nonce("e"))), Purpose: fmt.Sprintf("echo %d of 4, 1100 KiB, with a progress token", i+1)})
+				probe.ExpectEventStream(t, s, "a 1100 KiB echo", "")
 				first := s.Next(wire.T2, "the priming event of the echo's stream")
 				s.End(wire.T2)
 				firsts = append(firsts, first.ID)
 			}
-			expectRefusal(t, defaults, session, firsts[0], http.StatusBadRequest, true, "GET with Last-Event-ID: "+firsts[0]+", the first of five 900 KiB answers",
-				"4 MiB of messages hold four of them, so the first was pushed out")
-			expectReplay(t, defaults, session, firsts[1], `3`, "GET with Last-Event-ID: "+firsts[1]+", the second of five 900 KiB answers")
+			expectRefusal(t, defaults, session, firsts[0], http.StatusBadRequest, true, "GET with Last-Event-ID: "+firsts[0]+", the first of four 1100 KiB answers",
+				"4 MiB of messages hold three of them, so the first was pushed out")
+			expectReplay(t, defaults, session, firsts[1], `3`, "GET with Last-Event-ID: "+firsts[1]+", the second of four 1100 KiB answers")
 		},
 		func() {
 			session, _ := zero.Initialize(spec.Rev)
