@@ -82,7 +82,8 @@ var sse12 = &check.Check{
 	Spec:  spec.Sending("The server SHOULD immediately send an SSE event consisting of an event ID and an empty data field in order to prime the client to reconnect (using that event ID as Last-Event-ID)."),
 	Course: "The spec says SHOULD; the course requires it, with a retry field in it (the spec: SHOULD, before the server closes a connection), " +
 		"on every stream the server starts: a POST's answer, the standalone GET stream, and every later fresh GET of the session, whose connection breaks as easily as the first. " +
-		"Without an id, a client whose connection breaks before the first message has nothing to resume from. The retry value is a number of milliseconds in ASCII digits (the WHATWG rules ignore anything else).",
+		"Without an id, a client whose connection breaks before the first message has nothing to resume from. The retry value is a number of milliseconds in ASCII digits (the WHATWG rules ignore anything else); " +
+		"on the course's servers it is the given retryAfter, 1000, and replayed events carry none (SSE-21 and the other resume checks read that).",
 	Hint: check.Hint{
 		Report:   "When the session negotiated 2025-11-25 (mcp.ProtocolVersion.Priming), log and write an event with no message first, on every stream you open, GETs included: \"id: 1-1\\nretry: 1000\\ndata:\\n\\n\".",
 		Question: "What does a client resume from if its connection breaks before the first message, on a POST's stream or on its third GET?",
@@ -107,6 +108,7 @@ func checkPriming(t *check.T) {
 		skipWithoutEventIDs(t, "the countdown's stream")
 	}
 	expectPrimed(t, events, "the POST stream", withoutIDs(events))
+	expectCourseRetry(t, s, "the POST stream")
 	t.Case("the GET streams", func() {
 		g := h.Open(wire.Req{Method: http.MethodGet, Header: probe.GETHeaders(session, spec.Rev, ""), Purpose: "GET with the session, at 2025-11-25"})
 		if t.Target.External() && g.Status == http.StatusMethodNotAllowed {

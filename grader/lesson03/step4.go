@@ -643,10 +643,32 @@ func expectRest(t *check.T, s *wire.Stream, token, id string, seen float64, to i
 		t.Fail(check.Failure{What: fmt.Sprintf("after progress %v, the resumed stream carried progress %v before the response", seen, values),
 			Want: fmt.Sprintf("%v: every missed event, once, in order", want)})
 	}
-	if events, ended := s.End(time.Second); !ended {
+	events, ended := s.End(time.Second)
+	if !ended {
 		t.Fail(check.Failure{What: "the resumed POST stream was still open 1 s after its response", Got: describeEvents(events), Want: "the stream ends after the response"})
 	}
+	if after := messagesOf(events); len(after) > 0 {
+		t.Fail(check.Failure{What: "the resumed POST stream carried a message after its response", Got: check.Quote(string(after[0].Raw)),
+			Want: "the response last: every missed event once, in order, then the response, then the end"})
+	}
 	expectWellFormed(t, s, "the resumed POST stream")
+	expectCourseRetry(t, s, "the resumed POST stream")
+}
+
+// expectCourseRetry fails when a course server's stream carried a retry
+// field other than the course's one second (retryAfter, 1000 ms).
+func expectCourseRetry(t *check.T, s *wire.Stream, what string) {
+	if !courseServer(t) {
+		return
+	}
+	if r := s.Retries(); len(r) > 0 {
+		for _, v := range r {
+			if v != "1000" {
+				t.Fail(check.Failure{What: what + " carried a retry field of " + v, Got: "retry: " + v,
+					Want: "retry: 1000 (the course's retryAfter, one second, in milliseconds), and none on replayed events"})
+			}
+		}
+	}
 }
 
 var sse31 = &check.Check{
@@ -946,8 +968,8 @@ var sse37 = &check.Check{
 	Spec:  spec.NoLimit,
 	Course: "The course's defaults are part of its contract: a session keeps its newest 1000 events (DefaultReplayBuffer), priming events included, and at most " +
 		"4 MiB of their messages (DefaultReplayBytes); a flag of 0 (or less) means the default, and any positive value is taken as it is. The grader tests each bound " +
-		"on both sides: 1002 events, then a resume from the 1st (gone: 400) and from the 2nd (kept); four answers of 1100 KiB, then a resume of the first (pushed out: 400) " +
-		"and of the second (kept).",
+		"on both sides: 1002 events, then a resume from the 1st (gone: 400) and from the 2nd (kept); two answers whose messages come to exactly 4 MiB " +
+		"(both kept), then 1 KiB more (the first pushed out: 400; the second kept).",
 	Hint: check.Hint{
 		Report:   "NewHandler replaces each option that is not positive by its default (the given positive), and eventLog.add drops the oldest events while there are more than maxEvents, or more than maxBytes of data.",
 		Question: "What does -replay-buffer 0 mean, and what does a server with no flags keep: 1000 events, or 999, or 1001?",
@@ -955,7 +977,7 @@ var sse37 = &check.Check{
 		Near:     "opts.KeepAlive = positive(opts.KeepAlive, DefaultKeepAlive), and the same for ReplayBuffer and ReplayBytes; positive returns v only when v > 0.",
 	},
 	Claims: []check.Claim{
-		{Claim: "the log is also bounded in bytes (ReplayBytes)", Where: "deep dives", How: "at the default, 4 MiB: four 1100 KiB answers push out the first, and keep the second"},
+		{Claim: "the log is also bounded in bytes (ReplayBytes)", Where: "deep dives", How: "at the default, 4 MiB: two answers of exactly 4 MiB together are both kept; 1 KiB more pushes out the first and keeps the second"},
 		{Claim: "a session keeps its newest -replay-buffer events (1000 by default), priming events included; 0 means the default", Where: "step 4",
 			How: "no flags: 1002 events, both sides of the bound; -replay-buffer 0 and -keepalive 0 serve as the defaults; -replay-buffer 1 keeps one event"},
 	},
@@ -978,20 +1000,29 @@ func checkDefaultBounds(t *check.T) {
 		},
 		func() {
 			session, _ := defaults.Initialize(spec.Rev)
-			text := strings.Repeat("x", 1100<<10)
-			var firsts []string
-			for i := 0; i < 4; i++ {
-				id := fmt.Sprint(i + 2)
+			// Two answers whose messages come to exactly 4 MiB, then one
+			// more small one: the bound is kept at 4 MiB, and passed by a byte.
+			echo := func(id string, size int, what string) (priming string, data int) {
 				s := defaults.Open(wire.Req{Method: http.MethodPost, Header: wire.Headers(session, spec.Rev), Within: wire.T2,
-					Body: wire.Request(id, "tools/call", wire.ToolCall("echo", map[string]any{"text": text}, nonce("e"))), Purpose: fmt.Sprintf("echo %d of 4, 1100 KiB, with a progress token", i+1)})
-				probe.ExpectEventStream(t, s, "a 1100 KiB echo", "")
-				first := s.Next(wire.T2, "the priming event of the echo's stream")
-				s.End(wire.T2)
-				firsts = append(firsts, first.ID)
+					Body: wire.Request(id, "tools/call", wire.ToolCall("echo", map[string]any{"text": strings.Repeat("x", size)}, nonce("e"))), Purpose: what})
+				probe.ExpectEventStream(t, s, what, "")
+				events, _ := s.End(wire.T2)
+				if len(events) != 2 || events[0].Data != "" || !events[0].SetID {
+					t.Fail(check.Failure{What: what + " did not carry a priming event and its answer", Got: fmt.Sprintf("%d events", len(events)), Want: "2 events"})
+				}
+				return events[0].ID, len(events[1].Data)
 			}
-			expectRefusal(t, defaults, session, firsts[0], http.StatusBadRequest, true, "GET with Last-Event-ID: "+firsts[0]+", the first of four 1100 KiB answers",
-				"4 MiB of messages hold three of them, so the first was pushed out")
-			expectReplay(t, defaults, session, firsts[1], `3`, "GET with Last-Event-ID: "+firsts[1]+", the second of four 1100 KiB answers")
+			const half = 2 << 20
+			a, lenA := echo(`2`, half, "echo A, 2 MiB, with a progress token")
+			overhead := lenA - half // the answer's JSON around its text; B's has the same
+			b, _ := echo(`3`, 4<<20-lenA-overhead, "echo B, sized so that A's and B's answers come to exactly 4 MiB")
+			probe.ExpectEventStream(t, defaults.Open(wire.Req{Method: http.MethodGet, Header: probe.GETHeaders(session, spec.Rev, a),
+				Purpose: "GET with Last-Event-ID: " + a + ", A's priming event, with exactly 4 MiB of messages kept"}), "GET resuming A at exactly the byte bound", "")
+			echo(`4`, 1024, "echo C, 1 KiB more, past the byte bound")
+			expectRefusal(t, defaults, session, a, http.StatusBadRequest, true, "GET with Last-Event-ID: "+a+", A's priming event, once C has passed the byte bound",
+				"4 MiB of messages no longer hold A's answer, so it was pushed out")
+			probe.ExpectEventStream(t, defaults.Open(wire.Req{Method: http.MethodGet, Header: probe.GETHeaders(session, spec.Rev, b),
+				Purpose: "GET with Last-Event-ID: " + b + ", B's priming event, whose answer is still kept"}), "GET resuming B", "")
 		},
 		func() {
 			session, _ := zero.Initialize(spec.Rev)
