@@ -234,13 +234,13 @@ func checkResumeStandalone(t *check.T) {
 	h := wire.StartHTTP(t, "-tick", "40ms")
 	session, _ := h.Initialize(spec.Rev)
 	g := probe.OpenGET(t, h, session, spec.Rev, "", "GET with the session, with -tick 40ms")
-	ticks := readTicks(t, g, 3, 0, 500*time.Millisecond, "on the GET stream")
+	ticks := readTicks(t, g, 3, 0, time.Second, "on the GET stream")
 	id := resumeID(t, g, "the GET stream")
 	g.HangUp()
 	t.Wire.Event("away for 300 ms: about 7 ticks to catch up on")
 	probe.Pause(t, 300*time.Millisecond)
 	r := openResume(t, h, session, id, "GET with Last-Event-ID: "+id)
-	readTicks(t, r, 12, ticks[len(ticks)-1]+1, 500*time.Millisecond, "after resuming")
+	readTicks(t, r, 12, ticks[len(ticks)-1]+1, time.Second, "after resuming")
 }
 
 var sse26 = &check.Check{
