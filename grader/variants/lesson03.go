@@ -70,7 +70,10 @@ var lesson03 = []*Variant{
 		}},
 	},
 	{
-		Name: "conflict-answered-200", Lesson: "03", Kills: []string{"SSE-06", "SSE-28"},
+		// SSE-35 resumes at once after hanging up: when the server has not
+		// yet seen the client go, this variant's 200 for the conflict fails
+		// it too, and when it has, nothing does.
+		Name: "conflict-answered-200", Lesson: "03", Kills: []string{"SSE-06", "SSE-28"}, Racy: true, MayKill: []string{"SSE-35"},
 		Mistake: "refuses a second connection to a stream with status 200 and an error body, instead of 409 Conflict",
 		Edits: []Edit{{File: resumeGET,
 			Old: `	httpjson.Error(w, http.StatusConflict, codeServerError, "%s", why)`,
@@ -275,7 +278,7 @@ var lesson03 = []*Variant{
 		}},
 	},
 	{
-		Name: "one-log-for-all-sessions", Lesson: "03", Kills: []string{"SSE-08", "SSE-16", "SSE-20", "SSE-23", "SSE-27", "SSE-37"},
+		Name: "one-log-for-all-sessions", Lesson: "03", Kills: []string{"SSE-08", "SSE-16", "SSE-20", "SSE-23", "SSE-27"},
 		Mistake: "keeps one set of streams and one event log for all sessions, so an event id of one session resumes in another",
 		Edits: []Edit{
 			{File: resumeHandler,
