@@ -962,7 +962,7 @@ func checkResumeUnderLoad(t *check.T) {
 }
 
 var sse37 = &check.Check{
-	ID: "SSE-37", Step: 4, Severity: check.Must, Budget: 12 * time.Second,
+	ID: "SSE-37", Step: 4, Severity: check.Must, Budget: 25 * time.Second,
 	Needs: check.Needs{Flags: []string{"-replay-buffer", "-keepalive"}, Optional: []check.Feature{check.EventIDs, check.GETStream}},
 	Title: "the replay bounds under the defaults are exact: 1000 events and 4 MiB of messages per session; -replay-buffer 0 and -keepalive 0 mean the defaults, -replay-buffer 1 means one event",
 	Spec:  spec.NoLimit,
@@ -1005,10 +1005,10 @@ func checkDefaultBounds(t *check.T) {
 			// Two answers whose messages come to exactly 4 MiB, then one
 			// more small one: the bound is kept at 4 MiB, and passed by a byte.
 			echo := func(id string, size int, what string) (priming string, data int) {
-				s := defaults.Open(wire.Req{Method: http.MethodPost, Header: wire.Headers(session, spec.Rev), Within: wire.T2,
+				s := defaults.Open(wire.Req{Method: http.MethodPost, Header: wire.Headers(session, spec.Rev), Within: bigUpload,
 					Body: wire.Request(id, "tools/call", wire.ToolCall("echo", map[string]any{"text": strings.Repeat("x", size)}, nonce("e"))), Purpose: what})
 				probe.ExpectEventStream(t, s, what, "")
-				events, _ := s.End(wire.T2)
+				events, _ := s.End(bigUpload)
 				if len(events) != 2 || events[0].Data != "" || !events[0].SetID {
 					t.Fail(check.Failure{What: what + " did not carry a priming event and its answer", Got: fmt.Sprintf("%d events", len(events)), Want: "2 events"})
 				}
