@@ -152,7 +152,7 @@ var lesson03 = []*Variant{
 		}},
 	},
 	{
-		Name: "no-priming", Lesson: "03", Kills: []string{"SSE-12", "SSE-26", "SSE-31", "SSE-33", "SSE-37"},
+		Name: "no-priming", Lesson: "03", Kills: []string{"SSE-12", "SSE-31", "SSE-33", "SSE-37"},
 		Mistake: "starts a POST stream with its first message, so a client cut off before it has no id to resume from",
 		Edits: []Edit{{File: resumeStream,
 			Old: `	if v, _ := sess.Version(); v.Priming {
