@@ -30,7 +30,6 @@ var Lesson = &check.Lesson{
 		"once lessons 01 and 02 pass, the trouble is in stage 03 itself",
 	Steps: []check.Step{step1, step2, step3, step4},
 	Unchecked: []check.Claim{
-		{Claim: "the log is also bounded in bytes (ReplayBytes)", Where: "deep dives", How: "the lesson says the grader does not check it; the event bound is SSE-27"},
 		{Claim: "the server never closes a stream's connection on purpose (no polling)", Where: "deep dives", How: "optional in the spec (SEP-1699) and not taught"},
 	},
 }

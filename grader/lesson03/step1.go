@@ -1,6 +1,7 @@
 package lesson03
 
 import (
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"time"
@@ -27,7 +28,8 @@ var sse01 = &check.Check{
 	Title: "GET with a session opens an SSE stream at once, and keeps it open",
 	Spec:  spec.Listening("The server MUST either return Content-Type: text/event-stream in response to this HTTP GET, or else return HTTP 405 Method Not Allowed"),
 	Course: "Stage 03 offers the stream, so GET must get 200 text/event-stream, with the headers flushed at once (the grader opens it at 2025-06-18, " +
-		"where no priming event follows to push them out), and the stream stays open for the server's messages.",
+		"where no priming event follows to push them out), and the stream stays open for the server's messages. The course's streams also carry " +
+		"Cache-Control: no-cache and X-Accel-Buffering: no, so that no cache or proxy holds their events back.",
 	Hint: check.Hint{
 		Report:   "Write the headers with w.WriteHeader(http.StatusOK) and flush them (http.ResponseController.Flush) before you wait for anything; then block until the client, the session or the server goes away.",
 		Question: "When does a client see a response's headers: when you write them, or when they leave net/http's buffer?",
@@ -36,6 +38,7 @@ var sse01 = &check.Check{
 	},
 	Claims: []check.Claim{
 		{Claim: "GET with a live session gets 200 text/event-stream, headers flushed at once, and the stream stays open", Where: "concept, step 1", How: "at 2025-06-18 (no priming event to push the headers out) and at 2025-11-25; the stream must still be open after 0.4 s"},
+		{Claim: "a stream's response carries Cache-Control: no-cache and X-Accel-Buffering: no", Where: "step 1", How: "on the GET stream here, on a POST stream in SSE-11 (the course's servers only)", Also: []string{"SSE-11"}},
 	},
 	Checklist: []string{"C1", "C20"},
 	Split:     &check.Split{Rule: "what a GET gets", Parts: "on an external server, anything but a stream or 405 breaks the spec; a stream that stays open is the course's", Also: []string{"HTTP-21"}},
@@ -47,6 +50,9 @@ func checkGETOpensStream(t *check.T) {
 	for _, v := range []string{"2025-06-18", spec.Rev} {
 		session, _ := h.Initialize(v)
 		s := probe.OpenGET(t, h, session, v, "", "GET with the session (initialized at "+v+")")
+		if courseServer(t) {
+			expectStreamHeaders(t, s, "the GET stream")
+		}
 		if events, ended := s.End(400 * time.Millisecond); ended {
 			t.Fail(check.Failure{What: "the GET stream (" + v + ") ended at once; it must stay open for the messages the server sends later",
 				Got: describeEvents(events), Want: "a stream that stays open until the client, the session or the server goes away"})
@@ -196,7 +202,7 @@ var sse06 = &check.Check{
 	Spec:  multipleRule("The client MAY remain connected to multiple SSE streams simultaneously."),
 	Course: "A course rule: the spec lets a client hold several streams, and asks of the server a stream or 405 for each GET, and each message on " +
 		"one stream only (SSE-19 grades that). With two GET streams open, each message would have to pick one, and the client could not tell " +
-		"which connection to trust, so the course requires 409 Conflict for the second (as the official SDKs answer), the first to stay open, " +
+		"which connection to trust, so the course requires 409 Conflict for the second (as the official SDKs answer), with a JSON-RPC error of code -32000 as stage 02's HTTP errors have, the first to stay open, " +
 		"and a new GET to be served once the first client has gone. A server that serves both breaks no rule of the spec.",
 	Hint: check.Hint{
 		Report:   "Keep the session's standalone stream in one place, with the connection it is attached to. A GET that finds it attached gets 409; when the holder's request context ends, detach it.",
@@ -231,6 +237,9 @@ func checkOneStandaloneStream(t *check.T) {
 	} else if resp := h.Do(secondGET); resp.Status != http.StatusConflict {
 		t.Fail(check.Failure{What: fmt.Sprintf("a second GET stream of the same session got HTTP %d", resp.Status), Got: resp.Summary(),
 			Want: "HTTP 409 Conflict, with a body that ends at once"})
+	} else if errorCode(resp.Body) != -32000 {
+		t.Fail(check.Failure{What: "the 409 for a second GET stream is not a JSON-RPC error with code -32000", Got: resp.Summary(),
+			Want: `{"jsonrpc":"2.0","error":{"code":-32000,"message":"..."}}: the server error code of stage 02's HTTP errors, as the SDKs answer a second stream`})
 	}
 	if events, ended := first.End(200 * time.Millisecond); ended {
 		t.Fail(check.Failure{What: "the first GET stream ended when a second GET was refused", Got: describeEvents(events), Want: "the first stream stays open"})
@@ -331,18 +340,20 @@ func checkNoLeaks(t *check.T) {
 var sse09 = &check.Check{
 	ID: "SSE-09", Step: 1, Severity: check.Must, Budget: 8 * time.Second,
 	Needs: check.Needs{Signal: true, Optional: []check.Feature{check.GETStream}},
-	Title: "SIGTERM ends the open GET streams at once, and the server exits",
+	Title: "SIGTERM ends the open GET streams at once, lets a running call finish with its result, and the server exits",
 	Spec:  check.Spec{Rev: spec.Rev, Section: "basic/lifecycle › Shutdown › HTTP", Quote: "For HTTP transports, shutdown is indicated by closing the associated HTTP connection(s)."},
 	Course: "http.Server.Shutdown waits for every response to finish, and a GET stream never does. The course requires SIGTERM to end open GET streams " +
-		"within 1.5 s and the process to exit, with status 0, within 3 s.",
+		"within 1.5 s, a call already running to finish and send its result (the given serve.Run gives it a grace period; CloseStreams must not end the sessions), " +
+		"and the process to exit, with status 0, within 3 s.",
 	Hint: check.Hint{
 		Report:   "The given serve.Run calls the handler's CloseStreams before Shutdown: make hold return when it closes h.closing, so that the GET streams end while the POSTs finish.",
 		Question: "What does http.Server.Shutdown wait for, and does a GET stream ever finish by itself?",
 		Pointer:  "net/http: Server.Shutdown waits for active connections to go idle; the given serve.Run calls the handler's CloseStreams before it.",
-		Near:     "CloseStreams closes h.closing, and serve.Run calls it before srv.Shutdown; make hold return on <-h.closing.",
+		Near:     "CloseStreams closes h.closing, and serve.Run calls it before srv.Shutdown; make hold return on <-h.closing. Ending the sessions is Close's job, after the grace period.",
 	},
 	Claims: []check.Claim{
 		{Claim: "SIGTERM ends the GET streams (CloseStreams on shutdown) and the server exits 0", Where: "step 1", How: "within 1.5 s and 3 s"},
+		{Claim: "CloseStreams ends the GET streams only: a call running at SIGTERM still finishes and sends its result", Where: "step 1", How: "a 300 ms countdown running when SIGTERM comes must answer on its stream"},
 	},
 	Run: checkSIGTERMEndsStreams,
 }
@@ -364,7 +375,11 @@ func checkSIGTERMEndsStreams(t *check.T) {
 	if _, ended := g.End(1500 * time.Millisecond); !ended {
 		t.Fail(check.Failure{What: "the GET stream was still open 1.5 s after SIGTERM", Want: "SIGTERM ends the open GET streams at once"})
 	}
-	p.End(time.Until(sent.Add(3 * time.Second)))
+	events, _ := p.End(time.Until(sent.Add(3 * time.Second)))
+	if !answered(events, `2`) {
+		t.Fail(check.Failure{What: "after SIGTERM, the running countdown (300 ms of work) never got its result: ending the GET streams ended the sessions, or the requests, too",
+			Got: describeEvents(events), Want: "the countdown's result on its stream: CloseStreams ends the GET streams only, and running requests get the grace period"})
+	}
 	if !h.Proc.WaitExit(time.Until(sent.Add(3 * time.Second))) {
 		t.Fail(check.Failure{What: "the server was still running 3 s after SIGTERM", Want: "the server exits"})
 	}
@@ -457,4 +472,38 @@ func requireGETStream(t *check.T, h *wire.HTTP, session string) {
 	s := h.Open(wire.Req{Method: http.MethodGet, Header: probe.GETHeaders(session, spec.Rev, ""), Purpose: "GET with the session, to see whether the server offers a standalone stream"})
 	probe.SkipWithoutGETStream(t, s.Status)
 	s.Close()
+}
+
+// answered reports whether events carry the response with id.
+func answered(events []wire.Event, id string) bool {
+	for _, m := range messagesOf(events) {
+		if m.IsResponseTo(id) {
+			return true
+		}
+	}
+	return false
+}
+
+// expectStreamHeaders fails unless the stream's response carries the
+// headers the course's streams send: Cache-Control: no-cache, and
+// X-Accel-Buffering: no, which asks a proxy such as nginx not to buffer it.
+func expectStreamHeaders(t *check.T, s *wire.Stream, what string) {
+	if cc, xab := s.Header.Get("Cache-Control"), s.Header.Get("X-Accel-Buffering"); cc != "no-cache" || xab != "no" {
+		t.Fail(check.Failure{What: what + " lacks the headers that keep caches and proxies from holding its events back",
+			Got: fmt.Sprintf("Cache-Control: %q, X-Accel-Buffering: %q", cc, xab), Want: "Cache-Control: no-cache and X-Accel-Buffering: no"})
+	}
+}
+
+// errorCode returns the code of the JSON-RPC error body, or 0 when body is
+// not one.
+func errorCode(body []byte) int {
+	var m struct {
+		Error *struct {
+			Code int `json:"code"`
+		} `json:"error"`
+	}
+	if json.Unmarshal(body, &m) != nil || m.Error == nil {
+		return 0
+	}
+	return m.Error.Code
 }

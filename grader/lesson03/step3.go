@@ -208,27 +208,59 @@ func checkEachMessageOnce(t *check.T) {
 
 var sse20 = &check.Check{
 	ID: "SSE-20", Step: 3, Severity: check.Must, Budget: 5 * time.Second,
-	Needs: check.Needs{Flags: []string{"-tick"}, Optional: []check.Feature{check.GETStream}},
-	Title: "-tick sends {\"tick\": N} log messages on the standalone stream, N counting 1, 2, 3, …",
+	Needs: check.Needs{Flags: []string{"-tick", "-debug"}, Optional: []check.Feature{check.GETStream}},
+	Title: "-tick sends {\"tick\": N} log messages on the standalone stream, N counting 1, 2, 3, … across every GET of the session: one ticker per session, which ends with it",
 	Spec:  spec.Listening("The server MAY send JSON-RPC requests and notifications on the stream."),
 	Course: "The course's -tick DURATION flag (the grader sets 40ms) sends each session's standalone stream a notifications/message " +
-		"(level info, logger \"ticker\", data {\"tick\": N}) every interval, from the first GET on.",
+		"(level info, logger \"ticker\", data {\"tick\": N}) every interval, from the first GET on. The ticker belongs to the session: a client that " +
+		"reconnects with a fresh GET, again and again, finds the same count going on, never a second ticker beside the first.",
 	Hint: check.Hint{
-		Report:   "Start one goroutine per session when its standalone stream is first opened: a time.Ticker, and sess.Log(ctx, mcp.LevelInfo, \"ticker\", map[string]int{\"tick\": n}) on each tick, until sess.Context() is done.",
-		Question: "What sends the ticks, and how long does it live?",
-		Pointer:  "time.NewTicker; mcp.Session.Log; mcp.Session.Context() ends with the session.",
-		Near:     "In listen, the first time, after unlocking: if h.opts.Tick > 0 { go tick(sess, h.opts.Tick) }; tick logs {\"tick\": n} on every tick until sess.Context() is done.",
+		Report:   "Start one goroutine per session when its standalone stream is first made, not on every GET: a time.Ticker, and sess.Log(ctx, mcp.LevelInfo, \"ticker\", map[string]int{\"tick\": n}) on each tick, until sess.Context() is done.",
+		Question: "What sends the ticks, how many of them are there after a client's third GET, and how long do they live?",
+		Pointer:  "time.NewTicker; mcp.Session.Log; mcp.Session.Context() ends with the session; standaloneStream reports whether this GET made the stream.",
+		Near:     "In listen, only when made is true, after unlocking: if h.opts.Tick > 0 { go tick(sess, h.opts.Tick) }; tick logs {\"tick\": n} on every tick until sess.Context() is done.",
 	},
 	Claims: []check.Claim{
-		{Claim: "-tick sends {\"tick\": N} log messages on the standalone stream, N from 1; the ticker belongs to the session and goes on while the client is away", Where: "step 3", Also: []string{"SSE-25"}},
+		{Claim: "-tick sends {\"tick\": N} log messages on the standalone stream, N from 1; the ticker belongs to the session and goes on while the client is away", Where: "step 3", Also: []string{"SSE-25"},
+			How: "three fresh GETs of one session in turn: the ticks count from 1 and up by one on each, and each GET's first tick comes after the last one the previous GET saw"},
+		{Claim: "a session's ticker ends with its session", Where: "step 3", How: "8 sessions start their tickers and are deleted: their goroutines are freed (-debug)"},
 	},
 	Checklist: []string{"C21"},
 	Run:       checkTicks,
 }
 
 func checkTicks(t *check.T) {
-	h := wire.StartHTTP(t, "-tick", "40ms")
+	h := wire.StartHTTP(t, "-tick", "40ms", "-debug")
 	session, _ := h.Initialize(spec.Rev)
 	s := probe.OpenGET(t, h, session, spec.Rev, "", "GET with the session, with -tick 40ms")
-	readTicks(t, s, 5, 0, 500*time.Millisecond, "on the GET stream")
+	ticks := readTicks(t, s, 4, 1, time.Second, "on the GET stream")
+	for _, name := range []string{"second", "third"} {
+		s.HangUp()
+		s = reopenGET(t, h, session, spec.Rev, "a "+name+" fresh GET, after the previous client hung up")
+		more := readTicks(t, s, 6, 0, time.Second, "on the "+name+" GET stream")
+		if last := ticks[len(ticks)-1]; more[0] <= last {
+			t.Fail(check.Failure{What: fmt.Sprintf("the %s GET's first tick is %d, after tick %d on the previous GET", name, more[0], last),
+				Want: "the session's one ticker counting on: a fresh GET gets the ticks from where the count stands, never a new count beside it"})
+		}
+		ticks = more
+	}
+	s.HangUp()
+
+	// The ticker lives as long as its session, no longer.
+	var sessions []string
+	for i := 0; i < 8; i++ {
+		id, _ := h.Initialize(spec.Rev)
+		sessions = append(sessions, id)
+	}
+	base := probe.TakeBaseline(t, h)
+	for i, id := range sessions {
+		g := probe.OpenGET(t, h, id, spec.Rev, "", fmt.Sprintf("GET in session %d of 8, which starts its ticker", i+1))
+		readTicks(t, g, 1, 1, time.Second, fmt.Sprintf("in session %d", i+1))
+		g.HangUp()
+		resp := h.Do(wire.Req{Method: http.MethodDelete, Header: wire.Headers(id, spec.Rev), Purpose: fmt.Sprintf("DELETE session %d of 8", i+1)})
+		if resp.Status < 200 || resp.Status > 299 {
+			t.Fail(check.Failure{What: "DELETE of a live session did not succeed", Got: resp.Summary(), Want: "a 2xx status"})
+		}
+	}
+	base.ExpectFreed(t, h, "8 sessions started their tickers and were deleted", "each session's ticker ends with its session")
 }

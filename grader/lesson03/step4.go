@@ -14,10 +14,7 @@ import (
 
 // step4 holds the checks of step 4: resuming with Last-Event-ID.
 var step4 = check.Step{
-	Checks: []*check.Check{sse21, sse22, sse23, sse24, sse25, sse26, sse27, sse28, sse29, sse31},
-	Unchecked: []check.Claim{
-		{Claim: "a GET with two Last-Event-ID headers gets 400", Where: "step 4 (the reference)", How: "not checked yet; no client sends two"},
-	},
+	Checks: []*check.Check{sse21, sse22, sse23, sse24, sse25, sse26, sse27, sse28, sse29, sse31, sse32, sse33, sse34, sse35, sse37},
 }
 
 var sse21 = &check.Check{
@@ -33,7 +30,7 @@ var sse21 = &check.Check{
 	},
 	Claims: []check.Claim{
 		{Claim: "a POST whose client dropped lets go of its connection at once, so a GET can resume the stream", Where: "step 2", How: "the grader retries a 409 for up to 1 s, as a real client waits for retry", Also: []string{"SSE-24"}},
-		{Claim: "GET with Last-Event-ID resumes a cut POST stream: the missed events, then live ones, the response, the end", Where: "concept, step 4", How: "a slow countdown, then a fast one resumed while it runs (where a replay without the lock loses or repeats an event)"},
+		{Claim: "GET with Last-Event-ID resumes a cut POST stream: the missed events, then live ones, the response, the end", Where: "concept, step 4", How: "a slow countdown, a fast one resumed while it runs (where a replay without the lock loses or repeats an event), and a replay of 600 events (about 100 KB, more than one write)"},
 	},
 	Checklist: []string{"C22", "C27", "C29"},
 	Run:       checkResumePOSTStream,
@@ -61,6 +58,18 @@ func checkResumePOSTStream(t *check.T) {
 	probe.Pause(t, afterHangUp)
 	r = openResume(t, h, session, id, "GET with Last-Event-ID: "+id+", while the countdown runs on")
 	expectRest(t, r, token, `3`, seen[0], 100)
+
+	// A long one, missed almost whole: its replay is larger than any one
+	// write holds (the reference writes 64 KiB at a time), and must still
+	// carry each missed event once.
+	token = nonce("r")
+	p = openPOST(t, h, session, spec.Rev, probe.CountdownCall(`4`, 600, 0, token), "countdown from 600, at once")
+	seen = readProgress(t, p, 1)
+	id = resumeID(t, p, "the long countdown's stream")
+	p.HangUp()
+	probe.Pause(t, afterHangUp)
+	r = openResume(t, h, session, id, "GET with Last-Event-ID: "+id+", after about 100 KB of missed events")
+	expectRest(t, r, token, `4`, seen[0], 600)
 }
 
 var sse22 = &check.Check{
@@ -225,19 +234,19 @@ func checkResumeStandalone(t *check.T) {
 	h := wire.StartHTTP(t, "-tick", "40ms")
 	session, _ := h.Initialize(spec.Rev)
 	g := probe.OpenGET(t, h, session, spec.Rev, "", "GET with the session, with -tick 40ms")
-	ticks := readTicks(t, g, 3, 0, 500*time.Millisecond, "on the GET stream")
+	ticks := readTicks(t, g, 3, 0, time.Second, "on the GET stream")
 	id := resumeID(t, g, "the GET stream")
 	g.HangUp()
 	t.Wire.Event("away for 300 ms: about 7 ticks to catch up on")
 	probe.Pause(t, 300*time.Millisecond)
 	r := openResume(t, h, session, id, "GET with Last-Event-ID: "+id)
-	readTicks(t, r, 12, ticks[len(ticks)-1]+1, 500*time.Millisecond, "after resuming")
+	readTicks(t, r, 12, ticks[len(ticks)-1]+1, time.Second, "after resuming")
 }
 
 var sse26 = &check.Check{
 	ID: "SSE-26", Step: 4, Severity: check.Must, Budget: 5 * time.Second,
 	Needs: check.Needs{Optional: []check.Feature{check.EventIDs, check.GETStream}},
-	Title: "a malformed or unknown Last-Event-ID gets 400 with a JSON-RPC error, at once",
+	Title: "a malformed or unknown Last-Event-ID, or two of them, gets 400 with a JSON-RPC error, at once",
 	Spec:  resumeMayRule,
 	Course: "The course requires a clear refusal for an id the server cannot resume from: 400 with a JSON-RPC error body. Not a fresh stream that " +
 		"pretends all is well, and not 404, which tells the client its session is gone.",
@@ -248,7 +257,8 @@ var sse26 = &check.Check{
 		Near:     "parseEventID rejects anything but \"<digits>-<digits>\"; an unknown stream or a number above s.last is refused too: badEventID(w, id, why) with 400.",
 	},
 	Claims: []check.Claim{
-		{Claim: "a malformed or unknown Last-Event-ID gets 400 with a JSON-RPC error, at once", Where: "step 4", How: "a good id first, as above"},
+		{Claim: "a malformed or unknown Last-Event-ID gets 400 with a JSON-RPC error, at once", Where: "step 4", How: "a good id first, as above; near misses of it (a sign, event 0, a trailing letter) on the course's servers, whose ids are \"<stream>-<n>\""},
+		{Claim: "a GET with two Last-Event-ID headers gets 400", Where: "step 4", How: "two ids each of which resumes alone; the first resumes again after the refusal"},
 	},
 	Run: checkBadEventIDs,
 }
@@ -268,6 +278,30 @@ func checkBadEventIDs(t *check.T) {
 		expectRefusal(t, h, session, id, http.StatusBadRequest, true, "GET with Last-Event-ID: "+id,
 			"an id the server never wrote must be refused, not answered with a stream")
 	}
+	// Near misses of the good id, which Go's number parsers would read as
+	// it: a sign, an event 0 before the first, a trailing letter. (A space at either end is no part of a header value.)
+	if stream, _, ok := strings.Cut(first.ID, "-"); ok && courseServer(t) {
+		for _, id := range []string{"+" + first.ID, stream + "-0", stream + "-+1", stream + "--1", stream + "-1x"} {
+			expectRefusal(t, h, session, id, http.StatusBadRequest, true, fmt.Sprintf("GET with Last-Event-ID: %q, a near miss of the good id %s", id, first.ID),
+				"an id the server never wrote must be refused, however close it is to one it wrote")
+		}
+	}
+	// Two headers, each a good id alone: only the rule against two refuses.
+	two := probe.GETHeaders(session, spec.Rev, first.ID)
+	two.Add("Last-Event-ID", real)
+	expectRefusalHeader(t, h, two, http.StatusBadRequest, true, "GET with two Last-Event-ID headers, "+first.ID+" and "+real+", each of which resumes alone",
+		"a client has one last event id; two headers name no one place to resume from")
+	expectReplay(t, h, session, first.ID, `2`, "GET with Last-Event-ID: "+first.ID+" again, after the refusal")
+
+	// A live stream, whose client has gone: an id past its newest event is
+	// refused there too, not taken for "nothing missed yet".
+	live := openPOST(t, h, session, spec.Rev, probe.CountdownCall(`3`, 8, 500, nonce("l")), "countdown from 8, 500 ms per step, left running")
+	live.Next(wire.T1, "the first event of the running countdown")
+	beyond := resumeID(t, live, "the running countdown's stream") + "9999"
+	live.HangUp()
+	awaitLetGo(t, h, session, beyond)
+	expectRefusal(t, h, session, beyond, http.StatusBadRequest, true, "GET with Last-Event-ID: "+beyond+", past the newest event of a stream still running",
+		"an id the server never wrote must be refused, on a live stream too")
 }
 
 var sse27 = &check.Check{
@@ -335,9 +369,9 @@ func checkBoundedReplay(t *check.T) {
 }
 
 var sse28 = &check.Check{
-	ID: "SSE-28", Step: 4, Severity: check.Must, Budget: 6 * time.Second,
+	ID: "SSE-28", Step: 4, Severity: check.Must, Budget: 8 * time.Second,
 	Needs: check.Needs{Optional: []check.Feature{check.EventIDs}},
-	Title: "a second GET resuming a stream that another GET holds gets 409",
+	Title: "a second GET resuming a stream that another GET holds gets 409; GETs resuming an ended stream at once each get its rest",
 	Spec:  multipleRule("The server MUST send each of its JSON-RPC messages on only one of the connected streams; that is, it MUST NOT broadcast the same message across multiple streams."),
 	Course: "A course rule: the spec asks only that each message go to one stream, never to two. One stream, one connection: the course requires " +
 		"409 Conflict for a GET that resumes a stream already attached to another connection (the official Go SDK does the same), and the first to go on undisturbed.",
@@ -349,6 +383,7 @@ var sse28 = &check.Check{
 	},
 	Claims: []check.Claim{
 		{Claim: "a second GET resuming a stream another GET holds gets 409", Where: "step 4"},
+		{Claim: "a stream that has ended is held by no connection: GETs resuming it at once each get its rest", Where: "step 4", How: "three rounds of two GETs at once, each replaying 400 events of an ended countdown"},
 	},
 	Run: checkResumeConflict,
 }
@@ -369,6 +404,37 @@ func checkResumeConflict(t *check.T) {
 			Want: "HTTP 409 Conflict, with a body that ends at once"})
 	}
 	expectRest(t, r, token, `2`, seen[0], 10)
+
+	// An ended stream is held by no one: GETs that resume it at once each
+	// get its rest, however long the replay.
+	token = nonce("e")
+	long := openPOST(t, h, session, spec.Rev, probe.CountdownCall(`3`, 400, 0, token), "countdown from 400, at once")
+	seen = readProgress(t, long, 1)
+	id = resumeID(t, long, "the long countdown's stream")
+	long.End(wire.T2)
+	for round := 1; round <= 3; round++ {
+		var a, b *wire.Stream
+		t.Parallel(
+			func() {
+				a = h.Open(wire.Req{Method: http.MethodGet, Header: probe.GETHeaders(session, spec.Rev, id), Purpose: fmt.Sprintf("round %d: GET A resuming the ended countdown from %s", round, id)})
+			},
+			func() {
+				b = h.Open(wire.Req{Method: http.MethodGet, Header: probe.GETHeaders(session, spec.Rev, id), Purpose: fmt.Sprintf("round %d: GET B, at the same time", round)})
+			},
+		)
+		for _, s := range []*wire.Stream{a, b} {
+			if s.Status == http.StatusConflict {
+				events, _ := s.End(wire.T1)
+				t.Fail(check.Failure{What: "of two GETs resuming a stream that has ended, one got 409: replaying an ended stream attached the other to it",
+					Got: "HTTP 409, body " + check.Quote(describeBody(events)), Want: "both get the rest of the stream: an ended stream is held by no connection"})
+			}
+			probe.ExpectEventStream(t, s, "GET resuming the ended countdown", "")
+		}
+		t.Parallel(
+			func() { expectRest(t, a, token, `3`, seen[0], 400) },
+			func() { expectRest(t, b, token, `3`, seen[0], 400) },
+		)
+	}
 }
 
 var sse29 = &check.Check{
@@ -407,6 +473,8 @@ func checkResumeEndedStream(t *check.T) {
 	expectReplay(t, h, session, first.ID, `2`, "GET resuming the ended stream from its first event, "+first.ID)
 	expectRefusal(t, h, session, resumeID(t, done, "the countdown's stream"), 0, false,
 		"GET resuming a stream after its result", why)
+	// The refusal leaves the stream as it was: its rest can still be had.
+	expectReplay(t, h, session, first.ID, `2`, "GET resuming the ended stream from its first event again, after the refusal")
 
 	failed := h.Open(wire.Req{Method: http.MethodPost, Header: wire.Headers(session, spec.Rev), Purpose: "an unknown tool, with a progress token",
 		Body: wire.Request(`3`, "tools/call", wire.ToolCall("grader-no-such-tool", map[string]any{}, nonce("p")))})
@@ -432,6 +500,11 @@ func checkResumeEndedStream(t *check.T) {
 // answers 409, as it should: like a real client, which waits for the retry
 // field, the grader tries again, for up to 1 s.
 func openResume(t *check.T, h *wire.HTTP, session, lastEventID, purpose string) *wire.Stream {
+	return openResumeEvery(t, h, session, lastEventID, purpose, 100*time.Millisecond)
+}
+
+// openResumeEvery is openResume, trying again every pause after a 409.
+func openResumeEvery(t *check.T, h *wire.HTTP, session, lastEventID, purpose string, pause time.Duration) *wire.Stream {
 	deadline := time.Now().Add(time.Second)
 	for {
 		s := h.Open(wire.Req{Method: http.MethodGet, Header: probe.GETHeaders(session, spec.Rev, lastEventID), Purpose: purpose})
@@ -440,7 +513,7 @@ func openResume(t *check.T, h *wire.HTTP, session, lastEventID, purpose string) 
 			return s
 		}
 		s.End(wire.T1)
-		probe.Pause(t, 100*time.Millisecond)
+		probe.Pause(t, pause)
 	}
 }
 
@@ -478,7 +551,12 @@ func resumeID(t *check.T, s *wire.Stream, what string) string {
 // when wantError is set. A 200 stream is read for up to 1 s, so that the
 // report shows what it carried.
 func expectRefusal(t *check.T, h *wire.HTTP, session, lastEventID string, status int, wantError bool, purpose, why string) {
-	s := h.Open(wire.Req{Method: http.MethodGet, Header: probe.GETHeaders(session, spec.Rev, lastEventID), Purpose: purpose})
+	expectRefusalHeader(t, h, probe.GETHeaders(session, spec.Rev, lastEventID), status, wantError, purpose, why)
+}
+
+// expectRefusalHeader is expectRefusal for a GET with the given headers.
+func expectRefusalHeader(t *check.T, h *wire.HTTP, header http.Header, status int, wantError bool, purpose, why string) {
+	s := h.Open(wire.Req{Method: http.MethodGet, Header: header, Purpose: purpose})
 	want := fmt.Sprintf("HTTP %d with a JSON-RPC error body, at once", status)
 	if status == 0 {
 		want = "a 4xx status other than 404 and 405 (400 in the reference), with a body that ends at once"
@@ -565,8 +643,31 @@ func expectRest(t *check.T, s *wire.Stream, token, id string, seen float64, to i
 		t.Fail(check.Failure{What: fmt.Sprintf("after progress %v, the resumed stream carried progress %v before the response", seen, values),
 			Want: fmt.Sprintf("%v: every missed event, once, in order", want)})
 	}
-	if events, ended := s.End(time.Second); !ended {
+	events, ended := s.End(time.Second)
+	if !ended {
 		t.Fail(check.Failure{What: "the resumed POST stream was still open 1 s after its response", Got: describeEvents(events), Want: "the stream ends after the response"})
+	}
+	if after := messagesOf(events); len(after) > 0 {
+		t.Fail(check.Failure{What: "the resumed POST stream carried a message after its response", Got: check.Quote(string(after[0].Raw)),
+			Want: "the response last: every missed event once, in order, then the response, then the end"})
+	}
+	expectWellFormed(t, s, "the resumed POST stream")
+	expectCourseRetry(t, s, "the resumed POST stream")
+}
+
+// expectCourseRetry fails when a course server's stream carried a retry
+// field other than the course's one second (retryAfter, 1000 ms).
+func expectCourseRetry(t *check.T, s *wire.Stream, what string) {
+	if !courseServer(t) {
+		return
+	}
+	if r := s.Retries(); len(r) > 0 {
+		for _, v := range r {
+			if v != "1000" {
+				t.Fail(check.Failure{What: what + " carried a retry field of " + v, Got: "retry: " + v,
+					Want: "retry: 1000 (the course's retryAfter, one second, in milliseconds), and none on replayed events"})
+			}
+		}
 	}
 }
 
@@ -610,4 +711,371 @@ func checkSpokenStreamResumes(t *check.T) {
 	probe.Answer(t, h, session, spec.Rev, q) // the tool goes on, and its result waits in the log
 	r := openResume(t, h, session, id, "GET with Last-Event-ID: "+id+", the id of clear_notes's question")
 	probe.ExpectCleared(t, r, `3`, 1)
+}
+
+var sse32 = &check.Check{
+	ID: "SSE-32", Step: 4, Severity: check.Must, Budget: 7 * time.Second,
+	Needs: check.Needs{Flags: []string{"-tick"}, Optional: []check.Feature{check.EventIDs, check.GETStream}},
+	Title: "a stream whose client left is resumable at once, and its replay is flushed at once, on a quiet stream too (POST and GET)",
+	Spec:  resumeMayRule,
+	Course: resumeCourse + " A client waits the retry time and resumes once: the course requires the dropped connection to be let go of as soon as its client " +
+		"leaves (the grader resumes 300 ms after hanging up, with no second try), even when the stream has nothing to send for a while, and the missed events " +
+		"to reach the client at once, not when the next live event happens to push them out. The grader resumes a slow countdown (700 ms per step) " +
+		"and the standalone stream under -tick 700ms twice: once before anything was missed, once after one event was.",
+	Hint: check.Hint{
+		Report: "Let go of a POST's connection when its request's context ends (context.AfterFunc(r.Context(), …)), not when a write fails or the session ends; " +
+			"and flush the replay like any other write.",
+		Question: "How long after its client leaves does your stream still hold the dead connection, if nothing is sent on it? And when does a replay leave net/http's buffer?",
+		Pointer:  "http.Request.Context() is cancelled when the client's connection closes; context.AfterFunc; http.ResponseController.Flush.",
+		Near:     "In Open: p.unwatch = context.AfterFunc(r.Context(), func() { s.detach(p.own) }); hold's deferred s.detach(ew) for a GET; eventWriter.replay writes through ew.write, which flushes.",
+	},
+	Claims: []check.Claim{
+		{Claim: "a POST whose client dropped lets go of its connection at once, so a GET can resume the stream", Where: "step 2",
+			How: "a slow countdown resumed 300 ms after its client left, before its next event, with no retry after a 409", Also: []string{"SSE-21", "SSE-24"}},
+		{Claim: "a replay reaches the client at once, on a quiet stream too, not with the next live event", Where: "step 4",
+			How: "a POST stream and the standalone stream, each resumed after missing one event, the next 700 ms away"},
+	},
+	Checklist: []string{"C27", "C29"},
+	Run:       checkQuietResume,
+}
+
+// quietStep is how far apart the events of SSE-32's streams are: far
+// enough that a replay held back until the next live event shows.
+const quietStep = 700 * time.Millisecond
+
+func checkQuietResume(t *check.T) {
+	h := wire.StartHTTP(t, "-tick", "700ms")
+	post, _ := h.Initialize(spec.Rev)
+	get, _ := h.Initialize(spec.Rev)
+	t.Parallel(
+		func() {
+			token := nonce("q")
+			p := openPOST(t, h, post, spec.Rev, probe.CountdownCall(`2`, 4, int(quietStep.Milliseconds()), token), "countdown from 4, 700 ms per step")
+			readProgress(t, p, 1)
+			resumeQuietly(t, h, post, resumeID(t, p, "the countdown's stream"), p, "the slow countdown's stream", func(s *wire.Stream) int {
+				return int(readProgress(t, s, 1)[0])
+			})
+		},
+		func() {
+			g := probe.OpenGET(t, h, get, spec.Rev, "", "GET with the session, with -tick 700ms")
+			readTicks(t, g, 1, 1, 2*quietStep, "on the GET stream")
+			resumeQuietly(t, h, get, resumeID(t, g, "the GET stream"), g, "the standalone stream", func(s *wire.Stream) int {
+				m, _ := s.Await(2*quietStep, "tick", probe.IsLogFrom("ticker"), nil)
+				return tickOf(t, m)
+			})
+		},
+	)
+}
+
+// resumeQuietly hangs up on s, whose last event was the count-th 1 (a
+// progress or a tick), and resumes it twice: 300 ms later, when nothing
+// has been missed, with no retry after a 409; then after one event has
+// been missed, which must come at once, though the next is a step away.
+// next reads a stream's next counted event and returns its count.
+func resumeQuietly(t *check.T, h *wire.HTTP, session, id string, s *wire.Stream, what string, next func(*wire.Stream) int) {
+	s.HangUp()
+	probe.Pause(t, 300*time.Millisecond)
+	r := h.Open(wire.Req{Method: http.MethodGet, Header: probe.GETHeaders(session, spec.Rev, id), Purpose: "GET with Last-Event-ID: " + id + ", 300 ms after the client of " + what + " left"})
+	if r.Status == http.StatusConflict {
+		events, _ := r.End(wire.T1)
+		t.Fail(check.Failure{What: "300 ms after its client hung up, resuming " + what + " got 409: the server still held the dead connection, since nothing had been sent on it",
+			Got: "HTTP 409, body " + check.Quote(describeBody(events)), Want: "HTTP 200 text/event-stream: a connection is let go of when its client leaves, not when a write to it fails"})
+	}
+	probe.ExpectEventStream(t, r, "GET with Last-Event-ID: "+id, "")
+	if n := next(r); n != 2 {
+		t.Fail(check.Failure{What: fmt.Sprintf("resumed from event 1 of %s, with nothing missed, the next event counted %d", what, n), Want: "2: every event once, in order"})
+	}
+	got := time.Now()
+	id = r.LastEventID()
+	r.HangUp()
+	t.Wire.Event("away for %v: the next event is logged while the client is away, and the one after it is %v later", quietStep+150*time.Millisecond, quietStep)
+	probe.Pause(t, quietStep+150*time.Millisecond-time.Since(got))
+	again := openResume(t, h, session, id, "GET with Last-Event-ID: "+id+", after "+what+" logged one more event")
+	replayed, err := again.NextWithin(400 * time.Millisecond)
+	if err != nil {
+		t.Fail(check.Failure{What: fmt.Sprintf("resuming %s after one missed event, nothing came within 400 ms: the replay was written but not flushed, or not written", what),
+			Got: fmt.Sprint(err), Want: fmt.Sprintf("the missed event at once, not %v later with the next live one", quietStep)})
+	}
+	for replayed.Data == "" { // a priming event, which a resumed stream may send first
+		replayed = again.Next(400*time.Millisecond, "the replayed event")
+	}
+	m, _ := wire.Parse([]byte(replayed.Data))
+	_, _, _, isLog := probe.LogOf(m)
+	_, _, isProgress := probe.ProgressOf(m)
+	if m == nil || (!isLog && !isProgress) {
+		t.Fail(check.Failure{What: "the first message resuming " + what + " is not its missed event", Got: check.Quote(replayed.Data)})
+	}
+	expectWellFormed(t, again, "the resumed "+what)
+}
+
+var sse33 = &check.Check{
+	ID: "SSE-33", Step: 4, Severity: check.Must, Budget: 6 * time.Second,
+	Needs: check.Needs{Flags: []string{"-replay-buffer"}, Optional: []check.Feature{check.EventIDs, check.GETStream}},
+	Title: "the replay bound is exact: from the newest dropped event a stream resumes, from the one before it, 400; a live stream whose events were all pushed out still resumes",
+	Spec:  resumeMayRule,
+	Course: resumeCourse + " The session keeps its newest -replay-buffer events, priming events included, and refuses a Last-Event-ID exactly when an event " +
+		"after it is gone: the grader sets 10, reads a stream of 14 events, and resumes from the 4th (the newest dropped: nothing missed is gone) and from the 3rd " +
+		"(the 4th is gone: 400). A stream is forgotten only when it has ended with nothing left to replay: a live standalone stream whose only event later " +
+		"streams pushed out resumes with nothing to replay, and stays open.",
+	Hint: check.Hint{
+		Report: "A Last-Event-ID n can be resumed when every event after n is still kept: refuse n below the newest dropped number, and nothing else. " +
+			"Forget a stream when it has ended and keeps no event, never while it runs.",
+		Question: "If event 4 was the newest one dropped, can a client whose last event was 4 be given everything it missed? One whose last event was 3?",
+		Pointer:  "An off-by-one at a bound is tested on both sides; eventLog.add hands every dropped event to evicted.",
+		Near:     "In replay: case n < s.dropped is the refusal (not <=, and not n+1 < s.dropped). In evicted: delete the stream only if s.kept == 0 && s.isEnded().",
+	},
+	Claims: []check.Claim{
+		{Claim: "the replay bound is exact on both sides: a Last-Event-ID is refused exactly when an event after it was dropped", Where: "step 4",
+			How: "-replay-buffer 10 and a stream of 14 events: from its 4th event, the rest; from its 3rd, 400"},
+		{Claim: "a live stream is never forgotten, even when every event of it was pushed out of the buffer", Where: "step 4",
+			How: "the standalone stream's priming event pushed out by a later POST stream; resuming from it is served and stays open"},
+	},
+	Checklist: []string{"C29"},
+	Run:       checkReplayBoundEdge,
+}
+
+func checkReplayBoundEdge(t *check.T) {
+	h := wire.StartHTTP(t, "-replay-buffer", "10")
+	a, _ := h.Initialize(spec.Rev)
+	token := nonce("a")
+	p := openPOST(t, h, a, spec.Rev, probe.CountdownCall(`2`, 12, 0, token), "countdown from 12, at once, with -replay-buffer 10")
+	events, _ := p.End(wire.T2)
+	if !anyID(events) {
+		skipWithoutEventIDs(t, "the countdown's stream")
+	}
+	if len(events) != 14 || withoutIDs(events) != "" || !allIDs(events) {
+		t.Fail(check.Failure{What: fmt.Sprintf("the countdown's stream carried %d events", len(events)), Got: describeEvents(events),
+			Want: "14 events, each with an id: the priming event, 12 progress notifications and the response"})
+	}
+	t.Case("from the newest dropped event", func() {
+		r := openResume(t, h, a, events[3].ID, "GET with Last-Event-ID: "+events[3].ID+", the 4th of 14 events, the newest that -replay-buffer 10 dropped")
+		expectRest(t, r, token, `2`, 3, 12)
+	})
+	t.Case("from the event before it", func() {
+		expectRefusal(t, h, a, events[2].ID, http.StatusBadRequest, true, "GET with Last-Event-ID: "+events[2].ID+", the 3rd of 14 events, with -replay-buffer 10",
+			"the 4th event, which the client missed, is no longer kept, so a replay would have a gap")
+	})
+	t.Case("an ended stream down to its last event", func() {
+		// 9 more events leave the ended stream one of its own: its response.
+		openPOST(t, h, a, spec.Rev, probe.CountdownCall(`3`, 7, 0, nonce("a")), "countdown from 7, at once: 9 more events, which leave the first stream only its response").End(wire.T2)
+		expectReplay(t, h, a, events[12].ID, `2`, "GET with Last-Event-ID: "+events[12].ID+", the event before the first stream's response, the one event of it still kept")
+	})
+	t.Case("a live stream whose events were pushed out", func() {
+		b, _ := h.Initialize(spec.Rev)
+		g := probe.OpenGET(t, h, b, spec.Rev, "", "GET in a second session")
+		g.Next(wire.T1, "the priming event of the GET stream")
+		id := resumeID(t, g, "the GET stream")
+		g.HangUp()
+		openPOST(t, h, b, spec.Rev, probe.CountdownCall(`2`, 12, 0, nonce("b")), "countdown from 12, at once, which pushes the GET stream's event out").End(wire.T2)
+		r := openResume(t, h, b, id, "GET with Last-Event-ID: "+id+", the standalone stream's newest event, pushed out of the buffer since")
+		events, ended := r.End(400 * time.Millisecond)
+		if ended || len(messagesOf(events)) > 0 {
+			t.Fail(check.Failure{What: "the resumed standalone stream, which had missed nothing, carried messages or ended", Got: describeEvents(events),
+				Want: "a stream that stays open, with nothing to replay"})
+		}
+	})
+}
+
+// allIDs reports whether every one of events carries an id.
+func allIDs(events []wire.Event) bool {
+	for _, e := range events {
+		if !e.SetID || e.ID == "" {
+			return false
+		}
+	}
+	return true
+}
+
+var sse34 = &check.Check{
+	ID: "SSE-34", Step: 4, Severity: check.Must, Budget: 6 * time.Second,
+	Needs: check.Needs{Flags: []string{"-tick"}, Optional: []check.Feature{check.EventIDs, check.GETStream}},
+	Title: "resuming a POST stream does not move the outlet: the server's own messages stay on the standalone stream",
+	Spec:  spec.Listening("These messages SHOULD be unrelated to any concurrently-running JSON-RPC request from the client."),
+	Course: "The session's outlet is its standalone stream, for good: a GET that resumes a request's stream takes that stream back, nothing more. " +
+		"The course requires the ticks (-tick 40ms) to go on on the standalone stream while a cut countdown is resumed, and none of them on the countdown's stream.",
+	Hint: check.Hint{
+		Report:   "Attach the outlet (sess.Attach) in one place only: when the first GET makes the standalone stream. resume attaches a connection to a stream (s.attachLocked), never a stream to the session.",
+		Question: "When a GET resumes a POST's stream, which of the session's streams should the server's own messages go to?",
+		Pointer:  "basic/transports › Listening: messages on the GET stream SHOULD be unrelated to any running request; mcp.Session.Attach sets the outlet.",
+		Near:     "sess.Attach(s) only in listen, when made; resume calls s.attachLocked(ew) and nothing that touches the session's outlet.",
+	},
+	Claims: []check.Claim{
+		{Claim: "the outlet stays on the standalone stream when a POST stream is resumed", Where: "step 3, step 4",
+			How: "with -tick 40ms and a GET open: a countdown cut and resumed carries no tick, and the GET's ticks go on counting"},
+	},
+	Run: checkOutletStays,
+}
+
+func checkOutletStays(t *check.T) {
+	h := wire.StartHTTP(t, "-tick", "40ms")
+	session, _ := h.Initialize(spec.Rev)
+	g := probe.OpenGET(t, h, session, spec.Rev, "", "GET with the session, with -tick 40ms")
+	ticks := readTicks(t, g, 2, 0, 500*time.Millisecond, "on the GET stream")
+	token := nonce("p")
+	p := openPOST(t, h, session, spec.Rev, probe.CountdownCall(`2`, 6, 60, token), "countdown from 6, 60 ms per step")
+	seen := readProgress(t, p, 1)
+	id := resumeID(t, p, "the countdown's stream")
+	p.HangUp()
+	probe.Pause(t, afterHangUp)
+	r := openResume(t, h, session, id, "GET with Last-Event-ID: "+id+", while the GET stream is open")
+	expectRest(t, r, token, `2`, seen[0], 6)
+	more := readTicks(t, g, 12, ticks[len(ticks)-1]+1, 500*time.Millisecond, "on the GET stream, during and after the countdown's resumption")
+	t.Wire.Event("ticks %d to %d on the GET stream", more[0], more[len(more)-1])
+}
+
+var sse35 = &check.Check{
+	ID: "SSE-35", Step: 4, Severity: check.Must, Budget: 8 * time.Second,
+	Needs: check.Needs{Flags: []string{"-tick", "-keepalive", "-replay-buffer"}, Optional: []check.Feature{check.EventIDs, check.GETStream}},
+	Title: "under a flood of live events, every resume continues the stream exactly and the body stays well-formed (-tick 100µs, -keepalive 1ms, 10 resumes)",
+	Spec:  resumeMayRule,
+	Course: resumeCourse + " A replay, the live events and the keep-alives all write to one response: each must go out whole, under the stream's lock, and in order. " +
+		"Races show only when writes meet, so the grader makes them meet: a tick every 100 µs, a keep-alive every millisecond, and ten resumes of the standalone stream, " +
+		"each of which must go on from the tick after the last one seen, with a body that stays well-formed event-stream text.",
+	Hint: check.Hint{
+		Report: "Every write to a stream's connection happens under the stream's lock: the events, the keep-alives, and the whole replay, from the attach check to attachLocked. " +
+			"A replay written after unlocking races the live events, which go to the new connection as soon as it is attached.",
+		Question: "Which writes to one response can run at once in your server, and what happens to the order of the ticks while a replay is being written?",
+		Pointer:  "net/http: a ResponseWriter is not safe for concurrent use; sync.Mutex; go test -race shows such a race, the grader shows its effect on the wire.",
+		Near:     "In hold, the keep-alive is written under s.mu (and only if s.w == ew); in resume, s.mu is held from the 409 check through ew.replay(missed) to s.attachLocked(ew).",
+	},
+	Claims: []check.Claim{
+		{Claim: "a replay, the live events and the keep-alives never interleave on one response: every write happens under the stream's lock", Where: "step 1, step 4",
+			How: "-tick 100µs, -keepalive 1ms, ten resumes of the standalone stream: each continues at the next tick, the body stays well-formed; without GRADER_RACE"},
+	},
+	Run: checkResumeUnderLoad,
+}
+
+func checkResumeUnderLoad(t *check.T) {
+	h := wire.StartHTTP(t, "-tick", "100us", "-keepalive", "1ms", "-replay-buffer", "20000")
+	session, _ := h.Initialize(spec.Rev)
+	g := probe.OpenGET(t, h, session, spec.Rev, "", "GET with the session, with -tick 100us and -keepalive 1ms")
+	ticks := readTicks(t, g, 100, 0, time.Second, "on the GET stream")
+	for i := 1; i <= 10; i++ {
+		expectWellFormed(t, g, "the GET stream")
+		id := resumeID(t, g, "the GET stream")
+		g.HangUp()
+		// Back at once, so that the ticks missed stay few.
+		g = openResumeEvery(t, h, session, id, fmt.Sprintf("resume %d of 10: GET with Last-Event-ID: %s", i, id), 5*time.Millisecond)
+		ticks = readTicks(t, g, 200, ticks[len(ticks)-1]+1, time.Second, fmt.Sprintf("after resume %d of 10", i))
+	}
+	expectWellFormed(t, g, "the GET stream, resumed 10 times")
+}
+
+var sse37 = &check.Check{
+	ID: "SSE-37", Step: 4, Severity: check.Must, Budget: 25 * time.Second,
+	Needs: check.Needs{Flags: []string{"-replay-buffer", "-keepalive"}, Optional: []check.Feature{check.EventIDs, check.GETStream}},
+	Title: "the replay bounds under the defaults are exact: 1000 events and 4 MiB of messages per session; -replay-buffer 0 and -keepalive 0 mean the defaults, -replay-buffer 1 means one event",
+	Spec:  spec.NoLimit,
+	Course: "The course's defaults are part of its contract: a session keeps its newest 1000 events (DefaultReplayBuffer), priming events included, and at most " +
+		"4 MiB of their messages (DefaultReplayBytes); a flag of 0 (or less) means the default, and any positive value is taken as it is. The grader tests each bound " +
+		"on both sides: 1002 events, then a resume from the 1st (gone: 400) and from the 2nd (kept); two answers whose messages come to exactly 4 MiB " +
+		"(both kept), then 1 KiB more (the first pushed out: 400; the second kept).",
+	Hint: check.Hint{
+		Report:   "NewHandler replaces each option that is not positive by its default (the given positive), and eventLog.add drops the oldest events while there are more than maxEvents, or more than maxBytes of data.",
+		Question: "What does -replay-buffer 0 mean, and what does a server with no flags keep: 1000 events, or 999, or 1001?",
+		Pointer:  "DefaultReplayBuffer and DefaultReplayBytes in handler.go; positive; eventLog.add's two bounds.",
+		Near:     "opts.KeepAlive = positive(opts.KeepAlive, DefaultKeepAlive), and the same for ReplayBuffer and ReplayBytes; positive returns v only when v > 0.",
+	},
+	Claims: []check.Claim{
+		{Claim: "the log is also bounded in bytes (ReplayBytes)", Where: "deep dives", How: "at the default, 4 MiB: two answers of exactly 4 MiB together are both kept; 1 KiB more pushes out the first and keeps the second"},
+		{Claim: "a session keeps its newest -replay-buffer events (1000 by default), priming events included; 0 means the default", Where: "step 4",
+			How: "no flags: 1002 events, both sides of the bound; -replay-buffer 0 and -keepalive 0 serve as the defaults; -replay-buffer 1 keeps one event"},
+	},
+	Checklist: []string{"C29"},
+	Run:       checkDefaultBounds,
+}
+
+func checkDefaultBounds(t *check.T) {
+	defaults := wire.StartHTTP(t)
+	zero := wire.StartHTTP(t, "-replay-buffer", "0", "-keepalive", "0")
+	one := wire.StartHTTP(t, "-replay-buffer", "1")
+	// The two parts on the server with the defaults run one after the
+	// other, so that a server whose sessions share one log fails the same
+	// way every time.
+	t.Parallel(
+		func() {
+			session, _ := defaults.Initialize(spec.Rev)
+			a := streamIDs(t, defaults, session, `2`, 1, "countdown from 1, the session's first stream")
+			openPOST(t, defaults, session, spec.Rev, probe.CountdownCall(`3`, 997, 0, nonce("b")), "countdown from 997, at once: 999 more events, 1002 in all").End(wire.T2)
+			expectRefusal(t, defaults, session, a[0], http.StatusBadRequest, true, "GET with Last-Event-ID: "+a[0]+", the 1st of 1002 events, with the default -replay-buffer",
+				"a session keeps its newest 1000 events by default, so the event after it is gone")
+			expectReplay(t, defaults, session, a[1], `2`, "GET with Last-Event-ID: "+a[1]+", the 2nd of 1002 events, with the default -replay-buffer")
+
+			session, _ = defaults.Initialize(spec.Rev)
+			// Two answers whose messages come to exactly 4 MiB, then one
+			// more small one: the bound is kept at 4 MiB, and passed by a byte.
+			echo := func(id string, size int, what string) (priming string, data int) {
+				s := defaults.Open(wire.Req{Method: http.MethodPost, Header: wire.Headers(session, spec.Rev), Within: bigUpload,
+					Body: wire.Request(id, "tools/call", wire.ToolCall("echo", map[string]any{"text": strings.Repeat("x", size)}, nonce("e"))), Purpose: what})
+				probe.ExpectEventStream(t, s, what, "")
+				events, _ := s.End(bigUpload)
+				if len(events) != 2 || events[0].Data != "" || !events[0].SetID {
+					t.Fail(check.Failure{What: what + " did not carry a priming event and its answer", Got: fmt.Sprintf("%d events", len(events)), Want: "2 events"})
+				}
+				return events[0].ID, len(events[1].Data)
+			}
+			const half = 2 << 20
+			primeA, lenA := echo(`2`, half, "echo A, 2 MiB, with a progress token")
+			overhead := lenA - half // the answer's JSON around its text; B's has the same
+			primeB, _ := echo(`3`, 4<<20-lenA-overhead, "echo B, sized so that A's and B's answers come to exactly 4 MiB")
+			probe.ExpectEventStream(t, defaults.Open(wire.Req{Method: http.MethodGet, Header: probe.GETHeaders(session, spec.Rev, primeA),
+				Purpose: "GET with Last-Event-ID: " + primeA + ", A's priming event, with exactly 4 MiB of messages kept"}), "GET resuming A at exactly the byte bound", "")
+			echo(`4`, 1024, "echo C, 1 KiB more, past the byte bound")
+			expectRefusal(t, defaults, session, primeA, http.StatusBadRequest, true, "GET with Last-Event-ID: "+primeA+", A's priming event, once C has passed the byte bound",
+				"4 MiB of messages no longer hold A's answer, so it was pushed out")
+			probe.ExpectEventStream(t, defaults.Open(wire.Req{Method: http.MethodGet, Header: probe.GETHeaders(session, spec.Rev, primeB),
+				Purpose: "GET with Last-Event-ID: " + primeB + ", B's priming event, whose answer is still kept"}), "GET resuming B", "")
+		},
+		func() {
+			session, _ := zero.Initialize(spec.Rev)
+			g := probe.OpenGET(t, zero, session, spec.Rev, "", "GET with -keepalive 0, which means the default")
+			if events, ended := g.End(300 * time.Millisecond); ended {
+				t.Fail(check.Failure{What: "with -keepalive 0, the GET stream ended at once", Got: describeEvents(events), Want: "a stream that stays open: 0 means the default keep-alive"})
+			}
+			ids := streamIDs(t, zero, session, `2`, 1, "countdown from 1, with -replay-buffer 0")
+			expectReplay(t, zero, session, ids[0], `2`, "GET with Last-Event-ID: "+ids[0]+", with -replay-buffer 0, which means the default")
+		},
+		func() {
+			session, _ := one.Initialize(spec.Rev)
+			ids := streamIDs(t, one, session, `2`, 1, "countdown from 1, with -replay-buffer 1")
+			expectRefusal(t, one, session, ids[0], http.StatusBadRequest, true, "GET with Last-Event-ID: "+ids[0]+", the 1st of 3 events, with -replay-buffer 1",
+				"a session with -replay-buffer 1 keeps one event, so the one after it is gone")
+			expectReplay(t, one, session, ids[1], `2`, "GET with Last-Event-ID: "+ids[1]+", the 2nd of 3 events, with -replay-buffer 1")
+		},
+	)
+}
+
+// streamIDs runs a countdown on a stream of its own, reads it to its end,
+// and returns its events' ids, which must all be there.
+func streamIDs(t *check.T, h *wire.HTTP, session, id string, from int, purpose string) []string {
+	s := openPOST(t, h, session, spec.Rev, probe.CountdownCall(id, from, 0, nonce("c")), purpose)
+	events, _ := s.End(wire.T2)
+	if !anyID(events) {
+		skipWithoutEventIDs(t, "the countdown's stream")
+	}
+	if len(events) != from+2 || !allIDs(events) {
+		t.Fail(check.Failure{What: fmt.Sprintf("%s carried %d events", purpose, len(events)), Got: describeEvents(events),
+			Want: fmt.Sprintf("%d events, each with an id: the priming event, %d progress notifications and the response", from+2, from)})
+	}
+	var ids []string
+	for _, e := range events {
+		ids = append(ids, e.ID)
+	}
+	return ids
+}
+
+// awaitLetGo waits, up to 1 s, until a GET with Last-Event-ID id is no
+// longer refused with 409 because the stream's dropped client still holds
+// it: a refusal probe that follows must meet only the rule it tests.
+// (SSE-32 is the check that wants the connection let go of at once.)
+func awaitLetGo(t *check.T, h *wire.HTTP, session, id string) {
+	probe.Settle(t, time.Second, func() bool {
+		s := h.Open(wire.Req{Method: http.MethodGet, Header: probe.GETHeaders(session, spec.Rev, id), Purpose: "GET with Last-Event-ID: " + id + ", until the dropped client's connection is let go of"})
+		if s.Status != http.StatusConflict {
+			s.Close() // the probe that follows judges the answer
+			return true
+		}
+		s.End(wire.T1)
+		return false
+	})
 }

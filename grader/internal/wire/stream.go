@@ -30,9 +30,10 @@ type Stream struct {
 	done  bool            // the final item has been taken
 	err   error           // why the stream ended (io.EOF for a clean end)
 
-	mu     sync.Mutex
-	sse    *SSEReader // counts comments as they arrive, between events too
-	lastID string
+	mu      sync.Mutex
+	sse     *SSEReader // counts comments as they arrive, between events too
+	lastID  string
+	retries []string // every valid retry field read, in order
 }
 
 type streamItem struct {
@@ -120,6 +121,11 @@ func (s *Stream) read(body io.ReadCloser) {
 			return
 		}
 		e.At = time.Now()
+		if e.Retry != "" {
+			s.mu.Lock()
+			s.retries = append(s.retries, e.Retry)
+			s.mu.Unlock()
+		}
 		s.h.t.Wire.Received(describeEvent(e))
 		select {
 		case s.items <- streamItem{event: e}:
@@ -141,7 +147,14 @@ func describeEvent(e Event) string {
 	if e.Retry != "" {
 		parts = append(parts, "retry: "+e.Retry)
 	}
-	parts = append(parts, "data: "+e.Data)
+	if e.NoData {
+		parts = append(parts, "(no data field)")
+	} else {
+		parts = append(parts, "data: "+e.Data)
+	}
+	for _, p := range e.Problems {
+		parts = append(parts, "MALFORMED: "+p)
+	}
 	return "[SSE] " + strings.Join(parts, " | ")
 }
 
@@ -251,6 +264,26 @@ func (s *Stream) Comments() int {
 		return 0
 	}
 	return s.sse.Comments()
+}
+
+// Malformed returns what a strict reading of the stream found wrong so far
+// (SSEReader.Malformed): fields a client ignores, and an event cut off by
+// the stream's end. It is empty for a body that is not an event stream.
+func (s *Stream) Malformed() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.sse == nil {
+		return nil
+	}
+	return s.sse.Malformed()
+}
+
+// Retries returns the value of every valid retry field the stream has
+// carried so far, in order, whether or not its event was taken yet.
+func (s *Stream) Retries() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]string(nil), s.retries...)
 }
 
 // LastEventID returns the id of the last event taken that set one: what a
