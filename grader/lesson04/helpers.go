@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"mcpcourse/grader/check"
+	"mcpcourse/grader/internal/netns"
 	"mcpcourse/grader/internal/proc"
 	"mcpcourse/grader/internal/spec"
 	"mcpcourse/grader/internal/wire"
@@ -86,7 +87,19 @@ func expectServed(t *check.T, resp *wire.Response, what, why string) {
 // exits non-zero within wire.EXIT, without saying it listens, with a message
 // on stderr that contains mention.
 func expectRefusedStart(t *check.T, mention string, args ...string) {
-	p, err := proc.Start(t.Context(), t.Target.Binary, args...)
+	expectRefusedStartIn(t, nil, mention, args...)
+}
+
+// expectRefusedStartIn is expectRefusedStart for a server run in the
+// network namespace ns (none when ns is nil): a server that should have
+// refused an address beyond loopback, and did not, then listens in the
+// namespace only.
+func expectRefusedStartIn(t *check.T, ns *netns.NS, mention string, args ...string) {
+	bin, argv := t.Target.Binary, args
+	if ns != nil {
+		bin, argv = ns.Command(bin, args...)
+	}
+	p, err := proc.Start(t.Context(), bin, argv...)
 	if err != nil {
 		t.Failf("could not start %s: %v", t.Target.Package, err)
 	}

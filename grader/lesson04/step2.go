@@ -12,7 +12,7 @@ import (
 
 // step2 holds the checks of step 2: the allowlist.
 var step2 = check.Step{
-	Checks: []*check.Check{origin05, origin06, origin07, origin08, origin09, origin10},
+	Checks: []*check.Check{origin05, origin06, origin07, origin08, origin09, origin10, origin29},
 }
 
 var origin05 = &check.Check{
@@ -195,24 +195,74 @@ var origin10 = &check.Check{
 	Needs:  check.Needs{Restart: true},
 	Title:  "a malformed or too-wide -allow-origin stops the server at start, naming the pattern",
 	Spec:   forbiddenRule,
-	Course: "An allowlist with a typo must stop the server, not quietly allow less, or more, than meant. The course refuses https://*, patterns without a scheme, a * inside a label, and paths.",
+	Course: "An allowlist with a typo must stop the server, not quietly allow less, or more, than meant. The course refuses a host of * for a web scheme (http, https, ws, wss, in any case: a scheme is case-insensitive), " +
+		"a wildcard below a single label (*.com), patterns without a scheme, a * inside a label, a port of 0, and paths.",
 	Hint: check.Hint{
 		Report:   "Parse every pattern before listening; on the first error, exit non-zero with a message that quotes it.",
 		Question: "What should happen to a pattern your parser cannot read?",
 		Pointer:  "flag.Value and NewAllowlist return errors; main exits with log.Fatal. A pattern of https://* would allow every web site.",
-		Near:     "parsePattern returns fmt.Errorf(\"allowed origin %q: %s\", s, why) for a missing scheme, a path, a * inside a label, or a host of * for http/https; NewAllowlist returns the first error.",
+		Near:     "parsePattern returns fmt.Errorf(\"allowed origin %q: %s\", s, why) for a missing scheme, a path, a * inside a label, a host of * for a web scheme (looked up lower-cased, as matching compares it), or *. before a single label; NewAllowlist returns the first error.",
 	},
 	Claims: []check.Claim{
-		{Claim: "a malformed or too-wide pattern stops the server at start, quoting it", Where: "concept, step 2", How: "https://*, a pattern without a scheme, a * inside a label, a path"},
+		{Claim: "a malformed or too-wide pattern stops the server at start, quoting it", Where: "concept, step 2",
+			How: "https://*, http://*, ws://*, wss://*, the scheme in capitals (HTTPS://*), with :*; *.com and *.localhost below a single label; a pattern without a scheme, a * inside a label, port 0, a path"},
 	},
 	Run: checkBadPatterns,
 }
 
 func checkBadPatterns(t *check.T) {
-	for _, bad := range []string{"https://*", "app.example.com", "https://app*.example.com", "https://example.com/mcp"} {
+	for _, bad := range tooWidePatterns {
+		expectRefusedStart(t, bad, "-addr", "127.0.0.1:0", "-allow-origin", "http://localhost:*,"+bad)
+	}
+	for _, bad := range []string{"app.example.com", "https://app*.example.com", "https://example.com/mcp", "https://*.example.com:0", "https://app.example.com:*:*"} {
 		expectRefusedStart(t, bad, "-addr", "127.0.0.1:0", "-allow-origin", "http://localhost:*,"+bad)
 	}
 }
+
+var origin29 = &check.Check{
+	ID: "ORIGIN-29", Step: 2, Severity: check.Must, Budget: 5 * time.Second,
+	Needs: check.Needs{Restart: true},
+	Title: "a pattern that writes out the scheme's default port names the origin without it: https://app.example.com:443 allows https://app.example.com, and only that port",
+	Spec:  forbiddenRule,
+	Course: allowCourse + " A port equal to the scheme's default (80 for http, 443 for https) is no port at all, on both sides: in the Origin (ORIGIN-08) and in the pattern, " +
+		"where an operator may well write it out. Browsers never send it, so a pattern that kept it would name an origin no browser sends.",
+	Hint: check.Hint{
+		Report:   "Drop a port equal to defaultPorts[scheme] in parsePattern too, not only in parseOrigin: both sides must hold \"\" for the default port, or they never compare equal.",
+		Question: "A pattern says https://app.example.com:443, and a browser sends Origin: https://app.example.com: which port does each of them hold once parsed?",
+		Pointer:  "RFC 6454 §6.2: a browser omits the port when it is the scheme's default; RFC 3986 §6.2.3: a default port is the same as none.",
+		Near:     "At the end of parsePattern, as in parseOrigin: p.port = port; if p.port == defaultPorts[p.scheme] { p.port = \"\" }.",
+		Quotes:   []check.Source{{File: "solutions/04-origin/allowlist.go", Func: "parsePattern"}},
+	},
+	Claims: []check.Claim{
+		{Claim: "a default port written out in a pattern is the same as none: the pattern names the origin a browser sends, and no other port", Where: "step 2",
+			How: "-allow-origin https://app.example.com:443, http://localhost:80, https://*.dev.example.com:443, https://api.example.com:80: each origin with the port and without, and with another port or scheme"},
+	},
+	Run: checkPatternDefaultPorts,
+}
+
+func checkPatternDefaultPorts(t *check.T) {
+	h := wire.StartHTTP(t, "-allow-origin", "https://app.example.com:443,http://localhost:80,https://*.dev.example.com:443,https://api.example.com:80")
+	expectOrigins(t, h, []originCase{
+		{"https://app.example.com", true, "https://app.example.com:443 names it: 443 is https's default port, which a browser leaves out"},
+		{"https://app.example.com:443", true, "the very origin the pattern names"},
+		{"http://localhost", true, "http://localhost:80 names it: 80 is http's default port"},
+		{"http://localhost:80", true, "the very origin the pattern names"},
+		{"https://a.dev.example.com", true, "https://*.dev.example.com:443 names it: 443 is https's default port"},
+		{"https://api.example.com:80", true, "https://api.example.com:80 names it exactly: 80 is not https's default"},
+		{"https://app.example.com:8443", false, "the pattern names port 443 only"},
+		{"http://app.example.com", false, "the pattern says https"},
+		{"http://localhost:8080", false, "the pattern names port 80 only"},
+		{"https://localhost", false, "the pattern says http"},
+		{"https://api.example.com", false, "https://api.example.com means port 443, and the pattern names port 80"},
+		{"https://a.dev.example.com:8443", false, "the pattern names port 443 only"},
+	})
+}
+
+// tooWidePatterns would let every web site in, or every site under a
+// top-level domain: a host of * for each scheme a web page can have, in any
+// case and with a port wildcard, and a wildcard below a single label.
+var tooWidePatterns = []string{"https://*", "http://*", "HTTPS://*", "Http://*", "https://*:*", "wss://*", "ws://*",
+	"https://*.com", "http://*.localhost", "HTTPS://*.com", "https://*.COM:*"}
 
 // allowCourse says what the course asks of the allowlist beyond the spec's
 // words, which leave "invalid" to the server.

@@ -113,14 +113,20 @@ var origin17 = &check.Check{
 func checkWebSocketHost(t *check.T) {
 	h := startOrigin(t)
 	_, port, _ := net.SplitHostPort(strings.TrimSuffix(strings.TrimPrefix(h.URL, "http://"), "/mcp"))
-	for _, bad := range []string{"evil.example:" + port, "localhost.evil.example:" + port} {
-		ws, resp := h.DialWS(originHeader("", "Host", bad), "handshake with Host "+bad)
+	for _, bad := range [][]string{{"Host", "evil.example:" + port}, {"Host", "localhost.evil.example:" + port}, {"Host", "evil.example:" + port, "X-Forwarded-Host", "localhost"}} {
+		what := "Host " + bad[1]
+		if len(bad) > 2 {
+			what += " and " + bad[2] + ": " + bad[3]
+		}
+		ws, resp := h.DialWS(originHeader("", bad...), "handshake with "+what)
 		if ws != nil || resp.Status != http.StatusForbidden {
-			t.Fail(check.Failure{What: fmt.Sprintf("the WebSocket handshake with Host %s got HTTP %d", bad, resp.Status), Got: resp.Summary(), Want: "HTTP 403, and no upgrade",
+			t.Fail(check.Failure{What: fmt.Sprintf("the WebSocket handshake with %s got HTTP %d", what, resp.Status), Got: resp.Summary(), Want: "HTTP 403, and no upgrade",
 				Cause: noSocket(ws, resp.Status)})
 		}
 	}
-	dialWS(t, h, originHeader("", "Host", "localhost:"+port), "handshake with Host localhost:"+port+" (the positive control)")
+	for _, good := range []string{"localhost:" + port, "[::1]", "127.0.0.1"} {
+		dialWS(t, h, originHeader("", "Host", good), "handshake with Host "+good+" (a name no DNS answer can change)")
+	}
 }
 
 var origin18 = &check.Check{
