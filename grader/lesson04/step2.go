@@ -192,9 +192,9 @@ func checkDefaultAllowlist(t *check.T) {
 
 var origin10 = &check.Check{
 	ID: "ORIGIN-10", Step: 2, Severity: check.Must, Budget: 5 * time.Second,
-	Needs:  check.Needs{Restart: true},
-	Title:  "a malformed or too-wide -allow-origin stops the server at start, naming the pattern",
-	Spec:   forbiddenRule,
+	Needs: check.Needs{Restart: true},
+	Title: "a malformed or too-wide -allow-origin stops the server at start, naming the pattern",
+	Spec:  forbiddenRule,
 	Course: "An allowlist with a typo must stop the server, not quietly allow less, or more, than meant. The course refuses a host of * for a web scheme (http, https, ws, wss, in any case: a scheme is case-insensitive), " +
 		"a wildcard below a single label (*.com), patterns without a scheme, a * inside a label, a port of 0, and paths.",
 	Hint: check.Hint{
