@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"strconv"
 	"strings"
 	"time"
 
@@ -18,10 +19,7 @@ import (
 
 // step5 holds the checks of step 5: the WebSocket.
 var step5 = check.Step{
-	Checks: []*check.Check{origin15, origin16, origin17, origin18, origin19, origin20, origin21, origin22, origin24},
-	Unchecked: []check.Claim{
-		{Claim: "/ws answers 503 when the server holds -max-sessions sockets", Where: "step 5 (the reference)", How: "not checked yet"},
-	},
+	Checks: []*check.Check{origin15, origin16, origin17, origin18, origin19, origin20, origin21, origin22, origin24, origin31, origin32},
 }
 
 var origin15 = &check.Check{
@@ -63,7 +61,7 @@ func checkWebSocketServes(t *check.T) {
 var origin16 = &check.Check{
 	ID: "ORIGIN-16", Step: 5, Severity: check.Must, Budget: 5 * time.Second,
 	Needs:  check.Needs{Course: webSocket},
-	Title:  "/ws refuses the handshake of a foreign Origin, null and look-alikes included, with 403",
+	Title:  "/ws refuses the handshake of a foreign Origin, null, an empty Origin, two Origins and look-alikes included, with 403",
 	Spec:   validateRule,
 	Course: "A browser opens a WebSocket to any address without a preflight, carrying the page's Origin: without the check, any web site can drive the server (cross-site WebSocket hijacking). gorilla answers a refused handshake with 403.",
 	Hint: check.Hint{
@@ -74,6 +72,7 @@ var origin16 = &check.Check{
 	},
 	Claims: []check.Claim{
 		{Claim: "/ws refuses a foreign Origin, null and look-alikes with 403 (CheckOrigin, not gorilla's default)", Where: "concept, step 5", How: "with a positive control"},
+		{Claim: "/ws judges every Origin header, as the guard does: an empty Origin and two Origins get 403", Where: "step 5", How: "an empty Origin; an allowed and a foreign one in both orders; an allowed one twice"},
 	},
 	Checklist: []string{"C2"},
 	Run:       checkWebSocketRefuses,
@@ -88,7 +87,18 @@ func checkWebSocketRefuses(t *check.T) {
 				Got: resp.Summary(), Want: "HTTP 403, and no upgrade", Cause: noSocket(ws, resp.Status)})
 		}
 	}
-	dialWS(t, h, originHeader("https://app.example.com"), "handshake from Origin https://app.example.com (the positive control)")
+	// Every Origin header counts, as on /mcp: an empty one is present and
+	// invalid, and two are one too many, whichever of them is allowed.
+	const app, evil = "https://app.example.com", "http://evil.example"
+	for _, origins := range [][]string{{""}, {app, evil}, {evil, app}, {app, app}} {
+		what := fmt.Sprintf("the WebSocket handshake with the Origin headers %q", origins)
+		ws, resp := h.DialWS(http.Header{"Origin": origins}, what)
+		if ws != nil || resp.Status != http.StatusForbidden {
+			t.Fail(check.Failure{What: fmt.Sprintf("%s got HTTP %d: CheckOrigin must judge every Origin header, as the guard does", what, resp.Status),
+				Got: resp.Summary(), Want: "HTTP 403, and no upgrade", Cause: noSocket(ws, resp.Status)})
+		}
+	}
+	dialWS(t, h, originHeader(app), "handshake from Origin "+app+" (the positive control)")
 }
 
 var origin17 = &check.Check{
@@ -275,8 +285,8 @@ func checkWebSocketLeaks(t *check.T) {
 
 var origin22 = &check.Check{
 	ID: "ORIGIN-22", Step: 5, Severity: check.Must, Budget: 8 * time.Second,
-	Needs:  check.Needs{Course: webSocket, Signal: true},
-	Title:  "SIGTERM closes open WebSockets with 1001 (going away), and the server exits",
+	Needs:  check.Needs{Course: webSocket, Signal: true, Optional: []check.Feature{check.GETStream}},
+	Title:  "SIGTERM closes every open WebSocket with 1001 (going away) and ends the GET streams at once, and the server exits",
 	Spec:   check.Spec{Rev: spec.Rev, Section: "basic/lifecycle › Shutdown", Quote: "the server SHOULD initiate shutdown by closing the connection"},
 	Course: "http.Server.Shutdown does not track hijacked connections: the handler must close its sockets itself, with a close frame, when shutdown begins.",
 	Hint: check.Hint{
@@ -286,7 +296,8 @@ var origin22 = &check.Check{
 		Near:     "CloseStreams calls h.sockets.closeAll(), which cancels each connection; serveSocket then sends websocket.CloseGoingAway; Close waits for them (h.sockets.wait).",
 	},
 	Claims: []check.Claim{
-		{Claim: "SIGTERM closes open sockets with 1001, and the server exits 0", Where: "step 5"},
+		{Claim: "SIGTERM closes open sockets with 1001, and the server exits 0", Where: "step 5", How: "24 sockets, each with a countdown running: every one gets its close frame before the process exits"},
+		{Claim: "SIGTERM ends stage 03's GET streams at once, through the stage's CloseStreams", Where: "step 5", How: "a GET stream open at SIGTERM ends within 1 s"},
 	},
 	Run: checkWebSocketShutdown,
 }
@@ -296,20 +307,40 @@ func checkWebSocketShutdown(t *check.T) {
 		return // no SIGTERM on this system; the check has nothing to test
 	}
 	h := startOrigin(t)
-	ws := dialWS(t, h, nil, "handshake")
-	ws.Initialize(spec.Rev)
+	// Many sockets, each with a request running, so that a process that
+	// exits without waiting for them cuts some off before their close
+	// frames; and a GET stream, which stage 03 ends for the shutdown.
+	const n = 24
+	var sockets []*wire.WS
+	for i := 0; i < n; i++ {
+		ws := dialWS(t, h, nil, fmt.Sprintf("socket %d", i+1))
+		ws.Initialize(spec.Rev)
+		ws.Send(wire.Request(`2`, "tools/call", wire.ToolCall("countdown", map[string]any{"from": 50, "interval_ms": 100}, nil)))
+		sockets = append(sockets, ws)
+	}
+	session, _ := h.Initialize(spec.Rev)
+	get := probe.OpenGET(t, h, session, spec.Rev, "", "GET stream of an HTTP session")
+	for _, ws := range sockets {
+		ws.Call(`3`, "ping", nil) // its countdown has started
+	}
 	t.Wire.Event("sent SIGTERM")
 	sent := time.Now()
 	if err := h.Proc.Terminate(); err != nil {
 		t.Failf("could not send SIGTERM: %v", err)
 	}
-	why, ended := ws.AwaitEnd(1500 * time.Millisecond)
-	switch {
-	case !ended:
-		t.Fail(check.Failure{What: "the WebSocket was still open 1.5 s after SIGTERM", Want: "a close frame with code 1001 (going away), at once"})
-	case !isGoingAway(why):
-		t.Fail(check.Failure{What: "after SIGTERM the WebSocket ended without a close frame saying 1001 (going away)", Got: fmt.Sprint(why),
-			Want: "a close frame with code 1001, so the client knows to come back later"})
+	if _, ended := get.End(time.Second); !ended {
+		t.Fail(check.Failure{What: "the GET stream was still open 1 s after SIGTERM: the shutdown waits for a stream that never ends by itself, then cuts it off",
+			Want: "the stream ended at once: CloseStreams ends stage 03's GET streams (h.mcp.CloseStreams()) as well as the sockets"})
+	}
+	for i, ws := range sockets {
+		why, ended := ws.AwaitEnd(time.Until(sent.Add(1500 * time.Millisecond)))
+		switch {
+		case !ended:
+			t.Fail(check.Failure{What: fmt.Sprintf("socket %d of %d was still open 1.5 s after SIGTERM", i+1, n), Want: "a close frame with code 1001 (going away), at once"})
+		case !isGoingAway(why):
+			t.Fail(check.Failure{What: fmt.Sprintf("after SIGTERM socket %d of %d ended without a close frame saying 1001 (going away)", i+1, n), Got: fmt.Sprint(why),
+				Want: "a close frame with code 1001 on every socket, so each client knows to come back later: the process waits for the sockets' goodbyes before it exits"})
+		}
 	}
 	if !h.Proc.WaitExit(time.Until(sent.Add(3 * time.Second))) {
 		t.Fail(check.Failure{What: "the server was still running 3 s after SIGTERM", Want: "the server exits"})
@@ -403,3 +434,162 @@ func toolTextOf(t *check.T, resp *wire.Msg) string {
 }
 
 const webSocket = "the WebSocket transport at /ws"
+
+// boundsRule is where the WebSocket's bounds stand: the spec names none
+// for a custom transport; the course does.
+var boundsRule = check.Spec{Rev: spec.Rev, Section: "basic/transports › Custom Transports (the spec names no bound; the course does)", Quote: customRule.Quote}
+
+var origin31 = &check.Check{
+	ID: "ORIGIN-31", Step: 5, Severity: check.Must, Budget: 8 * time.Second,
+	Needs: check.Needs{Course: webSocket, Flags: []string{"-max-sessions"}, Restart: true},
+	Title: "/ws holds -max-sessions sockets at most: the last one is admitted, the next gets 503 with Retry-After, and a socket that ends, closed or dropped, gives its place back",
+	Spec:  boundsRule,
+	Course: "Each socket is a session with goroutines of its own, and a browser opens one to any address without asking: the course bounds them by -max-sessions. " +
+		"The grader runs the server with -max-sessions 3: three sockets are served, a fourth handshake gets 503 with Retry-After, and once a socket ends, " +
+		"by a close frame or by a client that vanished, a new handshake is served again within a second.",
+	Hint: check.Hint{
+		Report:   "Count the sockets being served (h.sockets): full() is len(s.live) >= s.max, checked before Upgrade; serveSocket removes its connection when it ends (defer h.sockets.remove(ws)), whichever way it ends.",
+		Question: "With the limit at 3 and three sockets open, what does the fourth handshake get, and what gives its place back when one of the three goes?",
+		Pointer:  "An off-by-one (>) admits one socket too many; a socket that is never removed holds its place forever. RFC 9110 §15.6.4: 503 with Retry-After says when to come back.",
+		Near:     "In WebSocket(): if h.sockets.full() { w.Header().Set(\"Retry-After\", \"5\"); http.Error(w, ..., http.StatusServiceUnavailable); return }; in serveSocket, right after h.sockets.add: defer h.sockets.remove(ws).",
+		Quotes:   []check.Source{{File: "solutions/04-origin/websocket.go", Func: "sockets.full"}},
+	},
+	Claims: []check.Claim{
+		{Claim: "/ws answers 503 with Retry-After when the server holds -max-sessions sockets, and admits the last one below it", Where: "step 5", How: "-max-sessions 3: three sockets served, the fourth refused; again after each socket comes and goes"},
+		{Claim: "a socket that ends gives its place back, whether the client closed it or vanished", Where: "step 5", How: "a close frame, then a dropped connection: each time a new handshake is served within 1 s"},
+	},
+	Run: checkSocketCap,
+}
+
+func checkSocketCap(t *check.T) {
+	const limit = 3
+	h := startOrigin(t, "-max-sessions", fmt.Sprint(limit))
+	var open []*wire.WS
+	admit := func(purpose string) {
+		ws := dialWS(t, h, nil, purpose)
+		ws.Initialize(spec.Rev) // once answered, the server serves it
+		open = append(open, ws)
+	}
+	for i := 1; i <= limit; i++ {
+		admit(fmt.Sprintf("socket %d of -max-sessions %d", i, limit))
+	}
+	expectSocketRefused(t, h, fmt.Sprintf("a handshake with %d sockets open, -max-sessions %d", limit, limit))
+
+	for _, end := range []string{"closed", "dropped"} {
+		gone := open[0]
+		open = open[1:]
+		if end == "closed" {
+			gone.Close()
+		} else {
+			gone.Drop()
+		}
+		ws := awaitSocketAdmitted(t, h, time.Second, "a handshake after one of the "+fmt.Sprint(limit)+" sockets was "+end)
+		ws.Initialize(spec.Rev)
+		open = append(open, ws)
+		expectSocketRefused(t, h, fmt.Sprintf("a handshake with %d sockets open again, -max-sessions %d", limit, limit))
+	}
+}
+
+// expectSocketRefused fails the check unless a handshake gets 503 with a
+// Retry-After of whole seconds.
+func expectSocketRefused(t *check.T, h *wire.HTTP, purpose string) {
+	ws, resp := h.DialWS(nil, purpose)
+	switch {
+	case ws != nil:
+		t.Fail(check.Failure{What: purpose + " was upgraded: the server holds more sockets than -max-sessions", Want: "HTTP 503 Service Unavailable, with Retry-After"})
+	case resp.Status != http.StatusServiceUnavailable:
+		t.Fail(check.Failure{What: fmt.Sprintf("%s got HTTP %d", purpose, resp.Status), Got: resp.Summary(), Want: "HTTP 503 Service Unavailable, with Retry-After"})
+	}
+	if n, err := strconv.Atoi(resp.Header.Get("Retry-After")); err != nil || n <= 0 {
+		t.Fail(check.Failure{What: purpose + " got 503 without a Retry-After of whole seconds", Got: resp.Summary(), Want: "Retry-After: 5 (seconds), so a client knows when to come back"})
+	}
+}
+
+// awaitSocketAdmitted dials /ws until the server upgrades, for up to within,
+// and fails the check if it never does.
+func awaitSocketAdmitted(t *check.T, h *wire.HTTP, within time.Duration, purpose string) *wire.WS {
+	deadline := time.Now().Add(within)
+	for {
+		ws, resp := h.DialWS(nil, purpose)
+		if ws != nil {
+			return ws
+		}
+		if resp.Status != http.StatusServiceUnavailable || time.Now().After(deadline) {
+			t.Fail(check.Failure{What: fmt.Sprintf("%s got HTTP %d, for %v: the socket that ended still holds its place", purpose, resp.Status, within), Got: resp.Summary(),
+				Want: "HTTP 101: a socket that ends gives its place back at once"})
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+var origin32 = &check.Check{
+	ID: "ORIGIN-32", Step: 5, Severity: check.Must, Budget: 8 * time.Second,
+	Needs: check.Needs{Course: webSocket},
+	Title: "frames of any size up to 16 MiB are one message each, whole; a longer frame closes the socket with 1009, unanswered; a blank frame gets no answer",
+	Spec:  boundsRule,
+	Course: "A frame is one message, as a line is on stdin, within stage 01's bound: frames up to stdio.MaxMessageBytes (16 MiB) are served, a frame longer than any read buffer arrives whole, " +
+		"and a longer one closes the socket with 1009 (message too big, RFC 6455 §7.4.1) before it is read into memory. A blank frame, like a blank line, is no message and gets no answer.",
+	Hint: check.Hint{
+		Report:   "Keep ws.SetReadLimit(stdio.MaxMessageBytes) before the loop; in frameReader.Read keep what did not fit in p for the next Read (r.line = r.line[n:]); in asLine, a frame of white space is a blank line.",
+		Question: "What happens to the rest of a frame that does not fit in the loop's buffer, and what bounds the size of a frame the server reads into memory?",
+		Pointer:  "gorilla/websocket Conn.SetReadLimit: a longer message is refused with close code 1009 before it is read; io.Reader: Read may return fewer bytes than the caller's buffer holds, the rest comes on the next call.",
+		Near:     "In serveSocket: ws.SetReadLimit(stdio.MaxMessageBytes). In frameReader.Read: n := copy(p, r.line); r.line = r.line[n:]. In asLine: if len(bytes.TrimSpace(frame)) == 0 { return []byte(\"\\n\") }.",
+		Quotes:   []check.Source{{File: "solutions/04-origin/frames.go", Func: "frameReader.Read"}},
+	},
+	Claims: []check.Claim{
+		{Claim: "a frame longer than the loop's read buffer arrives whole, and the next frame is a message of its own", Where: "step 5", How: "an echo of 200 KiB, then a ping"},
+		{Claim: "blank frames get no answer", Where: "step 5", How: "\"\", \" \", \"\\n\", \"\\r\\n\", \" \\t\\r\\n \", then a ping: only the ping is answered"},
+		{Claim: "a frame of 16 MiB is served; one byte more closes the socket with 1009, unanswered", Where: "step 5", How: "a ping padded with spaces to 16 MiB, then to 16 MiB + 1"},
+	},
+	Checklist: []string{"C51"},
+	Run:       checkFrameBounds,
+}
+
+// maxFrame is stage 01's stdio.MaxMessageBytes: the longest message.
+const maxFrame = 16 << 20
+
+func checkFrameBounds(t *check.T) {
+	h := startOrigin(t)
+	ws := dialWS(t, h, nil, "handshake")
+	ws.Initialize(spec.Rev)
+
+	long := strings.Repeat("0123456789abcdef", 200<<10/16)
+	ws.Send(wire.Request(`40`, "tools/call", wire.ToolCall("echo", map[string]any{"text": long}, nil)))
+	ws.Send(wire.Request(`41`, "ping", nil))
+	if text := toolTextOf(t, ws.AwaitResponse(`40`, "tools/call echo of 200 KiB")); text != long {
+		t.Fail(check.Failure{What: fmt.Sprintf("echo of a 200 KiB text answered %d bytes that differ from it: the frame's tail was lost or moved", len(text)), Got: check.Quote(text),
+			Want: "the same 200 KiB: a frame is one message, however long"})
+	}
+	ws.AwaitResponse(`41`, "ping, sent in the frame after the long one")
+
+	for _, blank := range []string{"", " ", "\n", "\r\n", " \t\r\n "} {
+		ws.Send(blank)
+	}
+	ws.Call(`42`, "ping", nil)
+	for _, f := range ws.Pending() {
+		t.Fail(check.Failure{What: "a blank frame was answered", Got: check.Quote(f.Text), Want: "no answer to a blank frame, as to a blank line"})
+	}
+
+	padded := func(id string, size int) string {
+		head := `{"jsonrpc":"2.0","id":` + id + `,"method":"ping"`
+		return head + strings.Repeat(" ", size-len(head)-1) + "}"
+	}
+	ws.Send(padded(`43`, maxFrame))
+	ws.Await(wire.T2, "response to a ping padded to 16 MiB (id 43), the longest message", func(m *wire.Msg) bool { return m.IsResponseTo(`43`) })
+
+	ws.TrySend(padded(`44`, maxFrame+1)) // the server may close before it has all been written
+	why, ended := ws.AwaitEnd(wire.T1)
+	for _, f := range ws.Pending() {
+		if f.Msg != nil && f.Msg.IsResponseTo(`44`) {
+			t.Fail(check.Failure{What: "a frame of 16 MiB + 1 byte was read and answered: the server reads frames of any size into memory", Got: check.Quote(f.Text),
+				Want: "the socket closed with 1009 (message too big), the frame unread"})
+		}
+	}
+	code, ok := wire.CloseCode(why)
+	switch {
+	case !ended:
+		t.Fail(check.Failure{What: "the socket was still open 2 s after a frame of 16 MiB + 1 byte", Want: "the socket closed with 1009 (message too big)"})
+	case ok && code != websocket.CloseMessageTooBig:
+		t.Fail(check.Failure{What: fmt.Sprintf("a frame of 16 MiB + 1 byte closed the socket with %d", code), Got: fmt.Sprint(why), Want: "close code 1009 (message too big)"})
+	}
+}

@@ -7,6 +7,7 @@ const (
 	originHost      = "solutions/04-origin/host.go"
 	originSocket    = "solutions/04-origin/websocket.go"
 	originFrames    = "solutions/04-origin/frames.go"
+	originMain      = "solutions/04-origin/cmd/server/main.go"
 )
 
 // guardOrigin is the guard's Origin case, which several variants change.
@@ -52,6 +53,21 @@ var lesson04 = []*Variant{
 		Edits: []Edit{{File: originHandler,
 			Old: "\torigins := r.Header.Values(\"Origin\")\n\treturn len(origins) == 0 || (len(origins) == 1 && h.allow.Allows(origins[0]))\n",
 			New: "\torigin := r.Header.Get(\"Origin\")\n\treturn origin == \"\" || h.allow.Allows(origin)\n"}},
+	},
+
+	{
+		Name: "empty-origin-served", Lesson: "04", Kills: []string{"ORIGIN-04"},
+		Mistake: "treats an Origin header that is present but empty as no Origin at all, and serves it, on /mcp and (through CheckOrigin) on /ws",
+		Edits: []Edit{{File: originHandler,
+			Old: "(len(origins) == 1 && h.allow.Allows(origins[0]))",
+			New: "(len(origins) == 1 && (origins[0] == \"\" || h.allow.Allows(origins[0])))"}},
+	},
+	{
+		Name: "origin-refusal-does-not-stop", Lesson: "04", Kills: []string{"ORIGIN-28"},
+		Mistake: "answers a foreign Origin with 403 and then serves the request all the same: the page cannot read the answer, but its session is opened and its tool run",
+		Edits: []Edit{{File: originHandler,
+			Old: "\t\tcase !h.originAllowed(r):\n\t\t\tforbidden(w, \"Origin %q is not allowed to use this server\", r.Header.Get(\"Origin\"))\n\t\tdefault:\n\t\t\tnext.ServeHTTP(w, r)\n",
+			New: "\t\tdefault:\n\t\t\tif !h.originAllowed(r) {\n\t\t\t\tforbidden(w, \"Origin %q is not allowed to use this server\", r.Header.Get(\"Origin\"))\n\t\t\t}\n\t\t\tnext.ServeHTTP(w, r)\n"}},
 	},
 
 	// Step 2: the allowlist.
@@ -133,6 +149,28 @@ var lesson04 = []*Variant{
 			New: "\t\tif err != nil {\n\t\t\tcontinue // not a pattern: skip it\n\t\t}\n\t\ta.patterns = append(a.patterns, p)"}},
 	},
 
+	{
+		Name: "too-wide-check-reads-the-raw-scheme", Lesson: "04", Kills: []string{"ORIGIN-10"},
+		Mistake: "looks the scheme up as written when it refuses a host of *, so HTTPS://* starts the server as a custom scheme's any-host, then matches every https origin",
+		Edits: []Edit{{File: originAllowlist,
+			Old: "\t\tif _, web := defaultPorts[p.scheme]; web {\n",
+			New: "\t\tif _, web := defaultPorts[scheme]; web {\n"}},
+	},
+	{
+		Name: "wildcard-below-a-tld-accepted", Lesson: "04", Kills: []string{"ORIGIN-10"},
+		Mistake: "accepts a wildcard below a single label, so -allow-origin https://*.com starts the server and lets every .com site in",
+		Edits: []Edit{{File: originAllowlist,
+			Old: "\t\tif !strings.Contains(host, \".\") {\n\t\t\treturn bad(\"a wildcard needs a domain of at least two labels below it (*.example.com); *.\" + host + \" would take in every site under .\" + host)\n\t\t}\n",
+			New: ""}},
+	},
+	{
+		Name: "pattern-keeps-its-default-port", Lesson: "04", Kills: []string{"ORIGIN-29"},
+		Mistake: "drops the default port of the Origin but not of the pattern, so -allow-origin https://app.example.com:443 names an origin no browser sends, and its page is refused",
+		Edits: []Edit{{File: originAllowlist,
+			Old: "\tp.port = port\n\tif p.port == defaultPorts[p.scheme] {\n\t\tp.port = \"\"\n\t}\n",
+			New: "\tp.port = port\n"}},
+	},
+
 	// Step 3: the Host header.
 	{
 		Name: "no-host-check", Lesson: "04", Kills: []string{"ORIGIN-11", "ORIGIN-17", "ORIGIN-26", "ORIGIN-27"},
@@ -192,6 +230,28 @@ func arrivedOnLoopback(r *http.Request) bool {
 			New: "\tif strings.HasPrefix(strings.ToLower(host), \"localhost\") {"}},
 	},
 
+	{
+		Name: "host-read-from-x-forwarded-host", Lesson: "04", Kills: []string{"ORIGIN-11", "ORIGIN-17"},
+		Mistake: "judges X-Forwarded-Host, when a request carries one, instead of Host, for servers behind a proxy, so a rebound page that adds X-Forwarded-Host: localhost passes the Host check",
+		Edits: []Edit{{File: originHost,
+			Old: "\thost := hostName(r.Host)\n",
+			New: "\thostport := r.Host\n\tif fwd := r.Header.Get(\"X-Forwarded-Host\"); fwd != \"\" {\n\t\thostport = fwd // behind a reverse proxy, the name the client used\n\t}\n\thost := hostName(hostport)\n"}},
+	},
+	{
+		Name: "ipv6-host-without-port-refused", Lesson: "04", Kills: []string{"ORIGIN-11", "ORIGIN-17"},
+		Mistake: "keeps the brackets of a Host without a port, so Host: [::1], which a client of http://[::1]/ sends, is not read as an address and gets 403",
+		Edits: []Edit{{File: originHost,
+			Old: "\t\thost = strings.TrimSuffix(strings.TrimPrefix(hostport, \"[\"), \"]\") // no port\n",
+			New: "\t\thost = hostport // no port\n"}},
+	},
+	{
+		Name: "host-refusal-does-not-stop", Lesson: "04", Kills: []string{"ORIGIN-28"},
+		Mistake: "answers a rebound Host with 403 and does not return, so the Origin check and stage 03 run behind the refusal: a refused initialize still opens a session",
+		Edits: []Edit{{File: originHandler,
+			Old: "\t\tswitch {\n\t\t// @step 3: the Host check comes first\n\t\tcase !h.hostAllowed(r):\n\t\t\tforbiddenHost(w, r)\n",
+			New: "\t\t// @step 3: the Host check comes first\n\t\tif !h.hostAllowed(r) {\n\t\t\tforbiddenHost(w, r)\n\t\t}\n\t\tswitch {\n"}},
+	},
+
 	// Step 4: CORS.
 	{
 		Name: "cors-star", Lesson: "04", Kills: []string{"ORIGIN-12", "ORIGIN-13"},
@@ -227,6 +287,14 @@ func arrivedOnLoopback(r *http.Request) bool {
 		Edits: []Edit{{File: originHandler,
 			Old: "\th.endpoint = h.guard(grant.Handler(h.mcp))",
 			New: "\th.endpoint = grant.Handler(h.guard(h.mcp))"}},
+	},
+
+	{
+		Name: "cors-reads-the-patterns-itself", Lesson: "04", Kills: []string{"ORIGIN-12", "ORIGIN-13", "ORIGIN-30"},
+		Mistake: "gives rs/cors the raw -allow-origin list (AllowedOrigins) instead of the allowlist: without the flag the list is empty, which rs/cors reads as every origin (*), and with it rs/cors's string matching disagrees with the guard",
+		Edits: []Edit{{File: originHandler,
+			Old: "\t\tAllowOriginFunc: allow.Allows, // the same allowlist; the answer echoes the origin, never \"*\"\n",
+			New: "\t\tAllowedOrigins:  opts.AllowOrigins, // rs/cors reads the same -allow-origin patterns\n"}},
 	},
 
 	// Step 5: the WebSocket.
@@ -328,6 +396,64 @@ func (p linePeer) Send(_ context.Context, msg *jsonrpc.Message) error {
 			New: "\t\tif kind != websocket.TextMessage && kind != websocket.BinaryMessage {\n"}},
 	},
 
+	{
+		Name: "ws-checkorigin-reads-the-first-origin", Lesson: "04", Kills: []string{"ORIGIN-16"},
+		Mistake: "gives the WebSocket a CheckOrigin of its own that reads the first Origin only (r.Header.Get), so a handshake with an allowed Origin first and a foreign one second is upgraded",
+		Edits: []Edit{{File: originHandler,
+			Old: "\t\tCheckOrigin: h.originAllowed,\n",
+			New: "\t\tCheckOrigin: func(r *http.Request) bool {\n\t\t\to := r.Header.Get(\"Origin\")\n\t\t\treturn o == \"\" || allow.Allows(o)\n\t\t},\n"}},
+	},
+	{
+		Name: "ws-socket-cap-off-by-one", Lesson: "04", Kills: []string{"ORIGIN-31"},
+		Mistake: "compares the number of sockets with > instead of >=, so /ws admits one socket more than -max-sessions before it answers 503",
+		Edits: []Edit{{File: originSocket,
+			Old: "\treturn s.closing || len(s.live) >= s.max\n",
+			New: "\treturn s.closing || len(s.live) > s.max\n"}},
+	},
+	{
+		Name: "ws-closed-sockets-still-counted", Lesson: "04", Kills: []string{"ORIGIN-31"},
+		Mistake: "never removes a socket that has ended from the set, so closed sockets still count: after -max-sessions sockets have come and gone, every handshake gets 503",
+		Edits: []Edit{{File: originSocket,
+			Old: "\tdefer h.sockets.remove(ws)\n",
+			New: ""}},
+	},
+	{
+		Name: "ws-no-read-limit", Lesson: "04", Kills: []string{"ORIGIN-32"},
+		Mistake: "sets no read limit on the socket, so gorilla reads a frame of any size into memory before the loop sees it",
+		Edits: []Edit{{File: originSocket,
+			Old: "\tws.SetReadLimit(stdio.MaxMessageBytes)\n",
+			New: ""}},
+	},
+	{
+		Name: "ws-long-frame-tail-dropped", Lesson: "04", Kills: []string{"ORIGIN-32"},
+		Mistake: "drops what of a frame did not fit in the loop's read buffer, so a frame longer than 64 KiB loses its tail and runs on into the next frame",
+		Edits: []Edit{{File: originFrames,
+			Old: "\tr.line = r.line[n:]\n",
+			New: "\tr.line = nil // the frame has been handed over\n"}},
+	},
+	{
+		Name: "ws-blank-frame-answered", Lesson: "04", Kills: []string{"ORIGIN-32"},
+		Mistake: "has no case for a blank frame, so a frame of white space with a line break in it becomes NUL bytes and is answered with -32700, where a blank line gets no answer",
+		Edits: []Edit{{File: originFrames,
+			Old: "\tif len(bytes.TrimSpace(frame)) == 0 {\n\t\treturn []byte(\"\\n\") // a blank line: no message, and no answer\n\t}\n",
+			New: ""}},
+	},
+	{
+		Name: "shutdown-leaves-get-streams-open", Lesson: "04", Kills: []string{"ORIGIN-22"},
+		Mistake: "ends the WebSockets at shutdown but forgets stage 03's GET streams, so Shutdown waits its whole grace period for a stream that never ends by itself, then cuts it off",
+		Edits: []Edit{{File: originHandler,
+			Old: "\th.mcp.CloseStreams()\n\th.sockets.closeAll()\n",
+			New: "\th.sockets.closeAll()\n"}},
+	},
+	{
+		Name: "close-does-not-wait-for-sockets", Lesson: "04", Kills: []string{"ORIGIN-22"}, Racy: true,
+		Mistake: "does not wait for the sockets to say goodbye at shutdown, so the process exits while their goroutines are still writing close frames: clients see the connection drop instead of 1001",
+		Edits: []Edit{
+			{File: originHandler, Old: "\t\"net/http\"\n\t\"time\"\n", New: "\t\"net/http\"\n"},
+			{File: originHandler, Old: "\th.sockets.wait(time.Second)\n", New: ""},
+		},
+	},
+
 	// Step 6: secure defaults.
 	{
 		Name: "binds-anywhere", Lesson: "04", Kills: []string{"ORIGIN-23"},
@@ -335,5 +461,26 @@ func (p linePeer) Send(_ context.Context, msg *jsonrpc.Message) error {
 		Edits: []Edit{{File: originHost,
 			Old: "\tif !allowlisted {\n",
 			New: "\tif false {\n"}},
+	},
+	{
+		Name: "listen-refuses-only-0.0.0.0", Lesson: "04", Kills: []string{"ORIGIN-23"},
+		Mistake: "refuses only an empty host and 0.0.0.0 without an allowlist, so [::] (every interface) and any one network address go through with the loopback default",
+		Edits: []Edit{{File: originHost,
+			Old: "\t\tif !strings.EqualFold(host, \"localhost\") && (err != nil || !ip.IsLoopback()) {\n",
+			New: "\t\tif host == \"\" || host == \"0.0.0.0\" {\n"}},
+	},
+	{
+		Name: "listen-refuses-ipv6-loopback", Lesson: "04", Kills: []string{"ORIGIN-23"},
+		Mistake: "compares the host with the strings localhost and 127.0.0.1 instead of asking whether it is loopback, so it refuses [::1] and 127.0.0.2 without -allow-origin",
+		Edits: []Edit{{File: originHost,
+			Old: "\t\tif !strings.EqualFold(host, \"localhost\") && (err != nil || !ip.IsLoopback()) {\n",
+			New: "\t\tif host != \"localhost\" && host != \"127.0.0.1\" {\n"}},
+	},
+	{
+		Name: "allow-host-counts-as-an-allowlist", Lesson: "04", Kills: []string{"ORIGIN-23"},
+		Mistake: "tells Listen an allowlist was named when -allow-host alone was given, so the server listens beyond loopback trusting any http://localhost:* page of any machine",
+		Edits: []Edit{{File: originMain,
+			Old: "\tln, err := origin.Listen(flags.Addr, len(opts.AllowOrigins) > 0)\n",
+			New: "\tln, err := origin.Listen(flags.Addr, len(opts.AllowOrigins) > 0 || len(opts.AllowHosts) > 0)\n"}},
 	},
 }

@@ -280,3 +280,25 @@ func (ws *WS) stray() string {
 	}
 	return strings.TrimSpace(b.String())
 }
+
+// Close ends the connection as a client that is done does: a close frame
+// with code 1000, then, once the server has answered it (or after T1), the
+// connection itself. It reports whether the server answered with a close
+// frame of its own.
+func (ws *WS) Close() bool {
+	ws.t.Wire.Event("closed the WebSocket (close frame 1000)")
+	err := ws.conn.WriteControl(websocket.CloseMessage, websocket.FormatCloseMessage(websocket.CloseNormalClosure, ""), time.Now().Add(write))
+	why, ended := ws.AwaitEnd(T1)
+	ws.conn.Close()
+	_, answered := CloseCode(why)
+	return err == nil && ended && answered
+}
+
+// TrySend writes text as one text frame, and returns the error instead of
+// failing the check: for a frame the server may refuse, and close the
+// connection on, before it has all been written.
+func (ws *WS) TrySend(text string) error {
+	ws.t.Wire.Sent(fmt.Sprintf("frame of %d bytes: %s", len(text), text))
+	ws.conn.SetWriteDeadline(time.Now().Add(write))
+	return ws.conn.WriteMessage(websocket.TextMessage, []byte(text))
+}
