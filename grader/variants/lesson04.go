@@ -62,13 +62,6 @@ var lesson04 = []*Variant{
 			Old: "(len(origins) == 1 && h.allow.Allows(origins[0]))",
 			New: "(len(origins) == 1 && (origins[0] == \"\" || h.allow.Allows(origins[0])))"}},
 	},
-	{
-		Name: "origin-refusal-does-not-stop", Lesson: "04", Kills: []string{"ORIGIN-28"},
-		Mistake: "answers a foreign Origin with 403 and then serves the request all the same: the page cannot read the answer, but its session is opened and its tool run",
-		Edits: []Edit{{File: originHandler,
-			Old: "\t\tcase !h.originAllowed(r):\n\t\t\tforbidden(w, \"Origin %q is not allowed to use this server\", r.Header.Get(\"Origin\"))\n\t\tdefault:\n\t\t\tnext.ServeHTTP(w, r)\n",
-			New: "\t\tdefault:\n\t\t\tif !h.originAllowed(r) {\n\t\t\t\tforbidden(w, \"Origin %q is not allowed to use this server\", r.Header.Get(\"Origin\"))\n\t\t\t}\n\t\t\tnext.ServeHTTP(w, r)\n"}},
-	},
 
 	// Step 2: the allowlist.
 	{
