@@ -71,10 +71,19 @@ func expectRefused(t *check.T, resp *wire.Response, what, why, cause string, spe
 	if m == nil || !m.HasNoID() {
 		t.Fail(check.Failure{What: what + " got 403, but its body is not a JSON-RPC error response without an id", Got: resp.Summary(), Want: want})
 	}
-	if _, ok := m.ErrorCode(); !ok {
+	code, ok := m.ErrorCode()
+	if !ok {
 		t.Fail(check.Failure{What: what + " got 403, but its error has no integer code", Got: resp.Summary(), Want: want})
 	}
+	// The course's servers use -32000, the first of JSON-RPC's server
+	// errors, as stage 02 does; another server may pick another.
+	if code != codeServerError && !t.Target.External() {
+		t.Fail(check.Failure{What: fmt.Sprintf("%s got 403 with error code %d", what, code), Got: resp.Summary(), Want: want + ": code -32000, the server error the course's stages use"})
+	}
 }
+
+// codeServerError is the JSON-RPC error code of the course's HTTP errors.
+const codeServerError = -32000
 
 // expectServed fails the check unless resp is a successful initialize.
 func expectServed(t *check.T, resp *wire.Response, what, why string) {
@@ -94,7 +103,7 @@ func expectRefusedStart(t *check.T, mention string, args ...string) {
 // network namespace ns (none when ns is nil): a server that should have
 // refused an address beyond loopback, and did not, then listens in the
 // namespace only.
-func expectRefusedStartIn(t *check.T, ns *netns.NS, mention string, args ...string) {
+func expectRefusedStartIn(t *check.T, ns *netns.NS, mention string, args ...string) (stderr string) {
 	bin, argv := t.Target.Binary, args
 	if ns != nil {
 		bin, argv = ns.Command(bin, args...)
@@ -111,7 +120,7 @@ func expectRefusedStartIn(t *check.T, ns *netns.NS, mention string, args ...stri
 		t.Fail(check.Failure{What: fmt.Sprintf("the server was still running %v after starting with %s", wire.EXIT, strings.Join(quoteArgs(args), " ")),
 			Got: check.Quote(p.Stderr()), Want: "a non-zero exit, at once, with a message that says why", Repro: cmd})
 	}
-	stderr := p.Stderr()
+	stderr = p.Stderr()
 	switch {
 	case p.ExitCode() == 0:
 		t.Fail(check.Failure{What: "the server exited with status 0", Got: check.Quote(stderr), Want: "a non-zero exit", Repro: cmd})
@@ -121,6 +130,7 @@ func expectRefusedStartIn(t *check.T, ns *netns.NS, mention string, args ...stri
 		t.Fail(check.Failure{What: "the server exited, but its message does not mention " + check.Quote(mention), Got: check.Quote(stderr),
 			Want: "a message that says what to change", Repro: cmd})
 	}
+	return stderr
 }
 
 func quoteArgs(args []string) []string {

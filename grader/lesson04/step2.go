@@ -214,7 +214,7 @@ func checkBadPatterns(t *check.T) {
 	for _, bad := range tooWidePatterns {
 		expectRefusedStart(t, bad, "-addr", "127.0.0.1:0", "-allow-origin", "http://localhost:*,"+bad)
 	}
-	for _, bad := range []string{"app.example.com", "https://app*.example.com", "https://example.com/mcp", "https://*.example.com:0", "https://app.example.com:*:*"} {
+	for _, bad := range []string{"app.example.com", "https://app*.example.com", "https://example.com/mcp", "https://*.example.com:0", "https://app.example.com:*:*", "https://app.example.com:8443:*"} {
 		expectRefusedStart(t, bad, "-addr", "127.0.0.1:0", "-allow-origin", "http://localhost:*,"+bad)
 	}
 }
@@ -235,13 +235,14 @@ var origin29 = &check.Check{
 	},
 	Claims: []check.Claim{
 		{Claim: "a default port written out in a pattern is the same as none: the pattern names the origin a browser sends, and no other port", Where: "step 2",
-			How: "-allow-origin https://app.example.com:443, http://localhost:80, https://*.dev.example.com:443, https://api.example.com:80: each origin with the port and without, and with another port or scheme"},
+			How: "-allow-origin https://app.example.com:443, http://localhost:80, https://*.dev.example.com:443, https://api.example.com:80 (spaces after the commas): each origin with the port and without, and with another port or scheme"},
 	},
 	Run: checkPatternDefaultPorts,
 }
 
 func checkPatternDefaultPorts(t *check.T) {
-	h := wire.StartHTTP(t, "-allow-origin", "https://app.example.com:443,http://localhost:80,https://*.dev.example.com:443,https://api.example.com:80")
+	// Spaces after the commas, as an operator may type them, do not matter.
+	h := wire.StartHTTP(t, "-allow-origin", "https://app.example.com:443, http://localhost:80", "-allow-origin", "https://*.dev.example.com:443 , https://api.example.com:80")
 	expectOrigins(t, h, []originCase{
 		{"https://app.example.com", true, "https://app.example.com:443 names it: 443 is https's default port, which a browser leaves out"},
 		{"https://app.example.com:443", true, "the very origin the pattern names"},

@@ -382,10 +382,11 @@ func checkBinaryFrame(t *check.T) {
 	ws.SendFrame(websocket.BinaryMessage, `{"jsonrpc":"2.0","id":30,"method":"ping"}`)
 	why, ended := ws.AwaitEnd(wire.T1)
 	for _, f := range ws.Pending() {
-		if f.Msg != nil && f.Msg.IsResponseTo(`30`) {
-			t.Fail(check.Failure{What: "the server answered a ping sent in a binary frame", Got: f.Text,
-				Want: "no answer: a binary frame is not a message, and closes the socket with 1003"})
+		what := "the server answered a ping sent in a binary frame"
+		if f.Msg == nil || !f.Msg.IsResponseTo(`30`) {
+			what = "a frame arrived after the binary frame, before the socket closed: its bytes, or a piece of them, were read as a message"
 		}
+		t.Fail(check.Failure{What: what, Got: check.Quote(f.Text), Want: "no frame at all: a binary frame is not a message, and closes the socket with 1003"})
 	}
 	if code, ok := wire.CloseCode(why); !ended || !ok || code != websocket.CloseUnsupportedData {
 		got := "the socket was still open after 1 s"
@@ -457,6 +458,7 @@ var origin31 = &check.Check{
 	Claims: []check.Claim{
 		{Claim: "/ws answers 503 with Retry-After when the server holds -max-sessions sockets, and admits the last one below it", Where: "step 5", How: "-max-sessions 3: three sockets served, the fourth refused; again after each socket comes and goes"},
 		{Claim: "a socket that ends gives its place back, whether the client closed it or vanished", Where: "step 5", How: "a close frame, then a dropped connection: each time a new handshake is served within 1 s"},
+		{Claim: "a client's close frame is answered with one, and the server then closes the connection", Where: "step 5", How: "RFC 6455 §7.1.1: the TCP connection ends within 2 s of the closing handshake"},
 	},
 	Run: checkSocketCap,
 }
@@ -479,7 +481,13 @@ func checkSocketCap(t *check.T) {
 		gone := open[0]
 		open = open[1:]
 		if end == "closed" {
-			gone.Close()
+			answered, closed := gone.Close()
+			switch {
+			case !answered:
+				t.Fail(check.Failure{What: "a client's close frame (1000) got no close frame back", Want: "the server's close frame, then the connection closed (RFC 6455 §5.5.1, §7.1.1)"})
+			case !closed:
+				t.Fail(check.Failure{What: "after the closing handshake, the server kept the TCP connection open for 2 s", Want: "the server closes the connection once the close frames are exchanged (RFC 6455 §7.1.1)"})
+			}
 		} else {
 			gone.Drop()
 		}

@@ -1,6 +1,7 @@
 package lesson04
 
 import (
+	"strings"
 	"time"
 
 	"mcpcourse/grader/check"
@@ -47,8 +48,12 @@ func checkRefusesWideBind(t *check.T) {
 		t.Cleanup(func() { ns.Close() })
 	}
 	for _, wide := range []string{"0.0.0.0:0", "[::]:0", ":0", "[0:0:0:0:0:0:0:0]:0"} {
-		expectRefusedStartIn(t, ns, "-allow-origin", "-addr", wide)
+		if stderr := expectRefusedStartIn(t, ns, "-allow-origin", "-addr", wide); !strings.Contains(stderr, "every network interface") {
+			t.Fail(check.Failure{What: "the refusal of -addr " + wide + " does not say it would have listened on every network interface", Got: check.Quote(stderr),
+				Want: "a message that says where: \"every network interface\""})
+		}
 	}
+	expectRefusedStartIn(t, ns, "port", "-addr", "127.0.0.1") // no port: the address is malformed, whatever the allowlist
 	expectRefusedStartIn(t, ns, "-allow-origin", "-addr", "0.0.0.0:0", "-allow-host", "mcp.test")
 	for _, addr := range []string{"localhost:0", "127.0.0.2:0"} {
 		h := wire.StartHTTP(t, "-addr", addr)
@@ -63,7 +68,13 @@ func checkRefusesWideBind(t *check.T) {
 			". It needs the server on an address that is not loopback, which the grader makes in a network namespace of its own. As root: sudo \"$(command -v go)\" test ./grader -run 'Lesson04/ORIGIN-23'")
 	}
 	for _, addr := range []string{netns.IPv4.String() + ":0", "[" + netns.IPv6.String() + "]:0"} {
-		expectRefusedStartIn(t, ns, "-allow-origin", "-addr", addr)
+		if stderr := expectRefusedStartIn(t, ns, "-allow-origin", "-addr", addr); strings.Contains(stderr, "every network interface") {
+			t.Fail(check.Failure{What: "the refusal of -addr " + addr + ", one network address, says it would have listened on every network interface", Got: check.Quote(stderr),
+				Want: "a message that names the address"})
+		}
 		expectRefusedStartIn(t, ns, "-allow-origin", "-addr", addr, "-allow-host", "mcp.test")
+		// One pattern is an allowlist as much as several.
+		h := wire.StartHTTPIn(t, ns, addr, "-allow-origin", "https://app.example.com")
+		expectServed(t, initializeFrom(h, "https://app.example.com"), "on "+addr+", with -allow-origin https://app.example.com, initialize from that origin", "one pattern is an allowlist")
 	}
 }
