@@ -1,9 +1,13 @@
 package lesson04
 
 import (
+	"bufio"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
+	"net/url"
+	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -19,7 +23,7 @@ import (
 
 // step5 holds the checks of step 5: the WebSocket.
 var step5 = check.Step{
-	Checks: []*check.Check{origin15, origin16, origin17, origin18, origin19, origin20, origin21, origin22, origin24, origin31, origin32},
+	Checks: []*check.Check{origin15, origin16, origin17, origin18, origin19, origin20, origin21, origin22, origin24, origin31, origin32, origin33},
 }
 
 var origin15 = &check.Check{
@@ -600,4 +604,126 @@ func checkFrameBounds(t *check.T) {
 	case ok && code != websocket.CloseMessageTooBig:
 		t.Fail(check.Failure{What: fmt.Sprintf("a frame of 16 MiB + 1 byte closed the socket with %d", code), Got: fmt.Sprint(why), Want: "close code 1009 (message too big)"})
 	}
+}
+
+var origin33 = &check.Check{
+	ID: "ORIGIN-33", Step: 5, Severity: check.Must, Budget: 6 * time.Second,
+	Needs: check.Needs{Course: webSocket, Flags: []string{"-max-sessions"}, Restart: true},
+	Title: "a handshake /ws refuses gets its answer and nothing more: 403 and 503 end the request, an unsupported version is told Sec-WebSocket-Version: 13, errors carry a JSON-RPC body",
+	Spec: check.Spec{Rev: spec.Rev, Section: "basic/transports › Custom Transports (RFC 6455 §4.2.2 for the version; the rest is the course's)",
+		Quote: customRule.Quote},
+	Course: "A refusal ends the request: a handler that answers 403 (a rebound Host) or 503 (no room) and goes on to Upgrade writes an upgrade behind its refusal, and serves a socket the client was told it did not get. " +
+		"RFC 6455 §4.2.2: a server that does not speak the client's version MUST say which it speaks, in Sec-WebSocket-Version. The course answers every refused handshake but the 503 with a JSON-RPC error body, as /mcp does.",
+	Hint: check.Hint{
+		Report:   "In WebSocket(), return after forbiddenHost(w, r) and after the 503; keep the given Upgrader.Error, which answers 403 with forbidden and every other status with Sec-Websocket-Version: 13 and httpjson.Error.",
+		Question: "After your handler has answered 403 or 503, what stops it from calling Upgrade anyway?",
+		Pointer:  "net/http: writing a response does not end the handler; gorilla's Upgrade hijacks the connection and writes 101 behind whatever was written. RFC 6455 §4.2.2 (/version/), §4.4.",
+		Near:     "if !h.hostAllowed(r) { forbiddenHost(w, r); return }; if h.sockets.full() { ...; http.Error(w, ..., http.StatusServiceUnavailable); return }.",
+		Quotes:   []check.Source{{File: "solutions/04-origin/websocket.go", Func: "Handler.WebSocket"}},
+	},
+	Claims: []check.Claim{
+		{Claim: "a refused handshake gets its answer and nothing more: no upgrade behind a 403 or a 503", Where: "step 5", How: "raw connections: a rebound Host, a foreign Origin, a handshake beyond -max-sessions 1; nothing may follow the answer within 200 ms"},
+		{Claim: "an unsupported WebSocket version is told Sec-WebSocket-Version: 13; refused handshakes carry a JSON-RPC error body", Where: "step 5", How: "Sec-WebSocket-Version: 8, a POST handshake, a GET without Upgrade"},
+	},
+	Run: checkHandshakeRefusals,
+}
+
+func checkHandshakeRefusals(t *check.T) {
+	h := startOrigin(t, "-max-sessions", "1")
+	port := portOf(t, h)
+	const key = "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+	upgrade := "Connection: Upgrade\r\nUpgrade: websocket\r\nSec-WebSocket-Version: 13\r\n" + key
+	for _, c := range []struct {
+		what, head string
+		status     int
+	}{
+		{"a handshake with Host evil.example:" + port, "GET /ws HTTP/1.1\r\nHost: evil.example:" + port + "\r\n" + upgrade, http.StatusForbidden},
+		{"a handshake from Origin http://evil.example", "GET /ws HTTP/1.1\r\nHost: 127.0.0.1:" + port + "\r\nOrigin: http://evil.example\r\n" + upgrade, http.StatusForbidden},
+		{"a handshake that asks for WebSocket version 8", "GET /ws HTTP/1.1\r\nHost: 127.0.0.1:" + port + "\r\nConnection: Upgrade\r\nUpgrade: websocket\r\nSec-WebSocket-Version: 8\r\n" + key, http.StatusBadRequest},
+		{"a handshake sent as a POST", "POST /ws HTTP/1.1\r\nHost: 127.0.0.1:" + port + "\r\nContent-Length: 0\r\n" + upgrade, http.StatusMethodNotAllowed},
+		{"a GET of /ws without Upgrade", "GET /ws HTTP/1.1\r\nHost: 127.0.0.1:" + port + "\r\n", http.StatusBadRequest},
+	} {
+		resp, after := rawExchange(t, h, c.head+"\r\n", c.what)
+		expectNothingAfter(t, c.what, resp, after)
+		if c.status == http.StatusForbidden {
+			expectRefused(t, resp, c.what, "the socket is refused", "", false)
+			continue
+		}
+		if resp.Status/100 != 4 {
+			t.Fail(check.Failure{What: fmt.Sprintf("%s got HTTP %d", c.what, resp.Status), Got: resp.Summary(), Want: fmt.Sprintf("HTTP %d, with a JSON-RPC error body", c.status)})
+		}
+		if m := resp.ErrorBody(); m == nil || !m.HasNoID() {
+			t.Fail(check.Failure{What: c.what + " got no JSON-RPC error body", Got: resp.Summary(), Want: fmt.Sprintf("HTTP %d, with a JSON-RPC error body", c.status)})
+		}
+		if !hasToken(resp.Header.Values("Sec-WebSocket-Version"), "13") || resp.Header.Get("Sec-WebSocket-Version") == "*" {
+			t.Fail(check.Failure{What: c.what + " was not told which version the server speaks", Got: resp.Summary() + "; " + headerList(resp.Header),
+				Want: "Sec-WebSocket-Version: 13 (RFC 6455 §4.2.2: a server MUST name the versions it understands)"})
+		}
+	}
+
+	// With the one socket -max-sessions allows open, the next handshake
+	// gets 503, and nothing behind it.
+	dialWS(t, h, nil, "the one socket -max-sessions 1 allows").Initialize(spec.Rev)
+	what := "a handshake with the one socket -max-sessions 1 allows open"
+	resp, after := rawExchange(t, h, "GET /ws HTTP/1.1\r\nHost: 127.0.0.1:"+port+"\r\n"+upgrade+"\r\n", what)
+	if resp.Status != http.StatusServiceUnavailable {
+		t.Fail(check.Failure{What: fmt.Sprintf("%s got HTTP %d", what, resp.Status), Got: resp.Summary(), Want: "HTTP 503"})
+	}
+	expectNothingAfter(t, what, resp, after)
+}
+
+// rawExchange sends head, a whole HTTP request, on a connection of its
+// own, and returns the answer and whatever the server wrote after it
+// within afterRefusal: for a refused handshake, nothing.
+func rawExchange(t *check.T, h *wire.HTTP, head, purpose string) (*wire.Response, []byte) {
+	u, err := url.Parse(h.URL)
+	if err != nil {
+		t.Failf("grader bug: the server's URL %q: %v", h.URL, err)
+	}
+	t.Wire.Sent(purpose + ": " + head)
+	conn, err := net.DialTimeout("tcp", u.Host, wire.T1)
+	if err != nil {
+		t.Failf("connecting to %s: %v", u.Host, err)
+	}
+	defer conn.Close()
+	conn.SetDeadline(time.Now().Add(wire.T1))
+	if _, err := io.WriteString(conn, head); err != nil {
+		t.Failf("sending %s: %v", purpose, err)
+	}
+	br := bufio.NewReader(conn)
+	hr, err := http.ReadResponse(br, nil)
+	if err != nil {
+		t.Fail(check.Failure{What: purpose + " got no HTTP answer within 2 s: " + err.Error(), Want: "an HTTP answer, at once"})
+	}
+	body, _ := io.ReadAll(io.LimitReader(hr.Body, 1<<16))
+	hr.Body.Close()
+	resp := &wire.Response{Status: hr.StatusCode, Header: hr.Header, Body: body, ContentType: strings.TrimSpace(strings.Split(hr.Header.Get("Content-Type"), ";")[0])}
+	t.Wire.Received(fmt.Sprintf("HTTP %d %s", resp.Status, body))
+	// A handler that goes on writes its upgrade at once, in the same
+	// goroutine: the refusal's own bytes go out only when Upgrade hijacks.
+	conn.SetReadDeadline(time.Now().Add(afterRefusal))
+	after, _ := io.ReadAll(br)
+	return resp, after
+}
+
+// afterRefusal is how long rawExchange waits for bytes after an answer.
+const afterRefusal = 200 * time.Millisecond
+
+// expectNothingAfter fails the check when the server wrote more after its
+// refusal of a handshake.
+func expectNothingAfter(t *check.T, what string, resp *wire.Response, after []byte) {
+	if len(after) > 0 {
+		t.Fail(check.Failure{What: fmt.Sprintf("%s got HTTP %d, and then more on the same connection: the handler went on after its refusal", what, resp.Status),
+			Got: check.Quote(string(after)), Want: "the answer and nothing after it: a refusal ends the request, and no upgrade follows"})
+	}
+}
+
+// headerList shows every header of an answer, for reports.
+func headerList(h http.Header) string {
+	var parts []string
+	for name, values := range h {
+		parts = append(parts, name+": "+strings.Join(values, ", "))
+	}
+	sort.Strings(parts)
+	return strings.Join(parts, "; ")
 }

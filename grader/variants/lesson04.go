@@ -432,6 +432,13 @@ func (p linePeer) Send(_ context.Context, msg *jsonrpc.Message) error {
 			New: ""}},
 	},
 	{
+		Name: "ws-host-refusal-does-not-stop", Lesson: "04", Kills: []string{"ORIGIN-33"},
+		Mistake: "answers a handshake with a rebound Host with 403 and does not return, so Upgrade writes its 101 behind the refusal and serves the socket",
+		Edits: []Edit{{File: originSocket,
+			Old: "\t\tif !h.hostAllowed(r) {\n\t\t\tforbiddenHost(w, r)\n\t\t\treturn\n\t\t}\n",
+			New: "\t\tif !h.hostAllowed(r) {\n\t\t\tforbiddenHost(w, r)\n\t\t}\n"}},
+	},
+	{
 		Name: "shutdown-leaves-get-streams-open", Lesson: "04", Kills: []string{"ORIGIN-22"},
 		Mistake: "ends the WebSockets at shutdown but forgets stage 03's GET streams, so Shutdown waits its whole grace period for a stream that never ends by itself, then cuts it off",
 		Edits: []Edit{{File: originHandler,
