@@ -19,14 +19,14 @@ var lesson04 = []*Variant{
 	// Step 1: the guard.
 	{
 		Name: "cors-is-the-only-guard", Lesson: "04",
-		Kills:   []string{"ORIGIN-01", "ORIGIN-02", "ORIGIN-04", "ORIGIN-06", "ORIGIN-07", "ORIGIN-08", "ORIGIN-09", "ORIGIN-11", "ORIGIN-14", "ORIGIN-25", "ORIGIN-26", "ORIGIN-27"},
+		Kills:   []string{"ORIGIN-01", "ORIGIN-02", "ORIGIN-04", "ORIGIN-06", "ORIGIN-07", "ORIGIN-08", "ORIGIN-09", "ORIGIN-11", "ORIGIN-14", "ORIGIN-25", "ORIGIN-26", "ORIGIN-27", "ORIGIN-28", "ORIGIN-29", "ORIGIN-30"},
 		Mistake: "relies on CORS alone: a foreign page cannot read the answers, but its requests are served, and with them every side effect",
 		Edits: []Edit{{File: originHandler,
 			Old: "\th.endpoint = h.guard(grant.Handler(h.mcp))",
 			New: "\th.endpoint = grant.Handler(h.mcp)"}},
 	},
 	{
-		Name: "origin-checked-on-post-only", Lesson: "04", Kills: []string{"ORIGIN-02", "ORIGIN-14"},
+		Name: "origin-checked-on-post-only", Lesson: "04", Kills: []string{"ORIGIN-02", "ORIGIN-14", "ORIGIN-30"},
 		Mistake: "checks the Origin of POST requests only, so a foreign page can open the session's GET stream, delete the session, and have its preflights granted",
 		Edits: []Edit{{File: originHandler,
 			Old: guardOrigin,
@@ -34,7 +34,7 @@ var lesson04 = []*Variant{
 	},
 	{
 		Name: "origin-required", Lesson: "04",
-		Kills:   []string{"ORIGIN-02", "ORIGIN-03", "ORIGIN-11", "ORIGIN-23", "ORIGIN-26", "ORIGIN-27"},
+		Kills:   []string{"ORIGIN-02", "ORIGIN-03", "ORIGIN-11", "ORIGIN-22", "ORIGIN-23", "ORIGIN-26", "ORIGIN-27", "ORIGIN-28"},
 		Mistake: "refuses requests that carry no Origin, which locks out every CLI and desktop client (typescript-sdk #1205)",
 		Edits: []Edit{{File: originHandler,
 			Old: guardOrigin,
@@ -48,7 +48,7 @@ var lesson04 = []*Variant{
 			New: "\torigins := r.Header.Values(\"Origin\")\n\tif len(origins) == 1 && origins[0] == \"null\" {\n\t\torigins = nil // an opaque origin: as good as none\n\t}\n"}},
 	},
 	{
-		Name: "first-origin-only", Lesson: "04", Kills: []string{"ORIGIN-25"},
+		Name: "first-origin-only", Lesson: "04", Kills: []string{"ORIGIN-04", "ORIGIN-16", "ORIGIN-25", "ORIGIN-28"},
 		Mistake: "judges the first Origin header only (r.Header.Get), so a second one goes in unjudged, whatever it says",
 		Edits: []Edit{{File: originHandler,
 			Old: "\torigins := r.Header.Values(\"Origin\")\n\treturn len(origins) == 0 || (len(origins) == 1 && h.allow.Allows(origins[0]))\n",
@@ -56,7 +56,7 @@ var lesson04 = []*Variant{
 	},
 
 	{
-		Name: "empty-origin-served", Lesson: "04", Kills: []string{"ORIGIN-04"},
+		Name: "empty-origin-served", Lesson: "04", Kills: []string{"ORIGIN-04", "ORIGIN-16"},
 		Mistake: "treats an Origin header that is present but empty as no Origin at all, and serves it, on /mcp and (through CheckOrigin) on /ws",
 		Edits: []Edit{{File: originHandler,
 			Old: "(len(origins) == 1 && h.allow.Allows(origins[0]))",
@@ -65,7 +65,7 @@ var lesson04 = []*Variant{
 
 	// Step 2: the allowlist.
 	{
-		Name: "wildcard-takes-one-label", Lesson: "04", Kills: []string{"ORIGIN-05"},
+		Name: "wildcard-takes-one-label", Lesson: "04", Kills: []string{"ORIGIN-05", "ORIGIN-12", "ORIGIN-13"},
 		Mistake: "lets *.example.com stand for one label only, as in a TLS certificate, so a.b.example.com is refused though the course's wildcard takes one label or more",
 		Edits: []Edit{{File: originAllowlist,
 			Old: "\t\treturn strings.HasSuffix(o.host, \".\"+p.host)\n",
@@ -87,14 +87,14 @@ var lesson04 = []*Variant{
 	},
 	{
 		Name: "scheme-ignored", Lesson: "04",
-		Kills:   []string{"ORIGIN-01", "ORIGIN-02", "ORIGIN-06", "ORIGIN-07", "ORIGIN-14", "ORIGIN-16"},
+		Kills:   []string{"ORIGIN-01", "ORIGIN-02", "ORIGIN-06", "ORIGIN-07", "ORIGIN-14", "ORIGIN-16", "ORIGIN-28", "ORIGIN-29"},
 		Mistake: "compares hosts and ports but not schemes, so http://app.example.com passes for https://*.example.com, and vscode-webview://* lets in every origin of every scheme",
 		Edits: []Edit{{File: originAllowlist,
 			Old: "\tif o.scheme != p.scheme || (!p.anyPort && o.port != p.port) {",
 			New: "\tif !p.anyPort && o.port != p.port {"}},
 	},
 	{
-		Name: "port-ignored", Lesson: "04", Kills: []string{"ORIGIN-07"},
+		Name: "port-ignored", Lesson: "04", Kills: []string{"ORIGIN-07", "ORIGIN-29"},
 		Mistake: "compares schemes and hosts but not ports, so any port of an allowed host passes",
 		Edits: []Edit{{File: originAllowlist,
 			Old: "\tif o.scheme != p.scheme || (!p.anyPort && o.port != p.port) {",
@@ -108,14 +108,14 @@ var lesson04 = []*Variant{
 			New: ""}},
 	},
 	{
-		Name: "default-port-not-implied", Lesson: "04", Kills: []string{"ORIGIN-08"},
+		Name: "default-port-not-implied", Lesson: "04", Kills: []string{"ORIGIN-08", "ORIGIN-12", "ORIGIN-13", "ORIGIN-29"},
 		Mistake: "treats https://app.example.com:443 as another origin than https://app.example.com, though 443 is https's default port",
 		Edits: []Edit{{File: originAllowlist,
 			Old: "\tif o.port == defaultPorts[o.scheme] {\n\t\to.port = \"\"\n\t}\n\treturn o, true",
 			New: "\treturn o, true"}},
 	},
 	{
-		Name: "no-default-allowlist", Lesson: "04", Kills: []string{"ORIGIN-09"},
+		Name: "no-default-allowlist", Lesson: "04", Kills: []string{"ORIGIN-09", "ORIGIN-30"},
 		Mistake: "allows every origin when no -allow-origin is given, so a server started without flags is open to every web site",
 		Edits: []Edit{
 			{File: originAllowlist,
@@ -127,7 +127,7 @@ var lesson04 = []*Variant{
 		},
 	},
 	{
-		Name: "loopback-always-allowed", Lesson: "04", Kills: []string{"ORIGIN-09"},
+		Name: "loopback-always-allowed", Lesson: "04", Kills: []string{"ORIGIN-09", "ORIGIN-29"},
 		Mistake: "adds the loopback origins to an explicit allowlist instead of using them only when none is given",
 		Edits: []Edit{{File: originAllowlist,
 			Old: "\tif len(patterns) == 0 {\n\t\tpatterns = LoopbackOrigins\n\t}\n",
@@ -166,7 +166,7 @@ var lesson04 = []*Variant{
 
 	// Step 3: the Host header.
 	{
-		Name: "no-host-check", Lesson: "04", Kills: []string{"ORIGIN-11", "ORIGIN-17", "ORIGIN-26", "ORIGIN-27"},
+		Name: "no-host-check", Lesson: "04", Kills: []string{"ORIGIN-11", "ORIGIN-17", "ORIGIN-26", "ORIGIN-27", "ORIGIN-28"},
 		Mistake: "checks Origin but not Host, so a page whose DNS name was rebound to 127.0.0.1 can GET the server's streams, which carry no Origin",
 		Edits: []Edit{{File: originHost,
 			Old: "\thost := hostName(r.Host)\n\treturn isLocalHost(host) || h.hosts.allows(host)\n",
@@ -238,7 +238,7 @@ func arrivedOnLoopback(r *http.Request) bool {
 			New: "\t\thost = hostport // no port\n"}},
 	},
 	{
-		Name: "host-refusal-does-not-stop", Lesson: "04", Kills: []string{"ORIGIN-28"},
+		Name: "host-refusal-does-not-stop", Lesson: "04", Kills: []string{"ORIGIN-11", "ORIGIN-26", "ORIGIN-27", "ORIGIN-28"},
 		Mistake: "answers a rebound Host with 403 and does not return, so the Origin check and stage 03 run behind the refusal: a refused initialize still opens a session",
 		Edits: []Edit{{File: originHandler,
 			Old: "\t\tswitch {\n\t\t// @step 3: the Host check comes first\n\t\tcase !h.hostAllowed(r):\n\t\t\tforbiddenHost(w, r)\n",
@@ -247,35 +247,35 @@ func arrivedOnLoopback(r *http.Request) bool {
 
 	// Step 4: CORS.
 	{
-		Name: "cors-star", Lesson: "04", Kills: []string{"ORIGIN-12", "ORIGIN-13"},
+		Name: "cors-star", Lesson: "04", Kills: []string{"ORIGIN-12", "ORIGIN-13", "ORIGIN-30"},
 		Mistake: "answers CORS with Access-Control-Allow-Origin: * (rs/cors's AllowedOrigins: *), a grant to every web site",
 		Edits: []Edit{{File: originHandler,
 			Old: "\t\tAllowOriginFunc: allow.Allows, // the same allowlist; the answer echoes the origin, never \"*\"\n",
 			New: "\t\tAllowedOrigins: []string{\"*\"},\n"}},
 	},
 	{
-		Name: "cors-default-headers", Lesson: "04", Kills: []string{"ORIGIN-12"},
+		Name: "cors-default-headers", Lesson: "04", Kills: []string{"ORIGIN-12", "ORIGIN-30"},
 		Mistake: "leaves rs/cors's allowed headers at their default (Accept, Content-Type, X-Requested-With), so a page's preflight for Mcp-Session-Id is not granted",
 		Edits: []Edit{{File: originHandler,
 			Old: "\t\tAllowedHeaders: []string{\"Accept\", \"Content-Type\", \"Authorization\",\n\t\t\tstreamable.SessionIDHeader, streamable.ProtocolVersionHeader, resume.LastEventIDHeader},\n",
 			New: ""}},
 	},
 	{
-		Name: "session-id-not-exposed", Lesson: "04", Kills: []string{"ORIGIN-13"},
+		Name: "session-id-not-exposed", Lesson: "04", Kills: []string{"ORIGIN-13", "ORIGIN-30"},
 		Mistake: "does not expose Mcp-Session-Id, so a page can initialize but cannot read its session id",
 		Edits: []Edit{{File: originHandler,
 			Old: "\t\tExposedHeaders: []string{streamable.SessionIDHeader}, // so that a page can read its session id\n",
 			New: ""}},
 	},
 	{
-		Name: "preflight-bypasses-403", Lesson: "04", Kills: []string{"ORIGIN-14"},
+		Name: "preflight-bypasses-403", Lesson: "04", Kills: []string{"ORIGIN-14", "ORIGIN-30"},
 		Mistake: "lets every OPTIONS request through to rs/cors, which answers a foreign origin's preflight with 204",
 		Edits: []Edit{{File: originHandler,
 			Old: "\t\tcase !h.hostAllowed(r):",
 			New: "\t\tcase r.Method == http.MethodOptions:\n\t\t\tnext.ServeHTTP(w, r) // preflights are CORS's business\n\t\tcase !h.hostAllowed(r):"}},
 	},
 	{
-		Name: "cors-outside-the-guard", Lesson: "04", Kills: []string{"ORIGIN-14"},
+		Name: "cors-outside-the-guard", Lesson: "04", Kills: []string{"ORIGIN-14", "ORIGIN-30"},
 		Mistake: "puts rs/cors outside the guard, so every preflight meets rs/cors first and gets its 204",
 		Edits: []Edit{{File: originHandler,
 			Old: "\th.endpoint = h.guard(grant.Handler(h.mcp))",
@@ -299,14 +299,14 @@ func arrivedOnLoopback(r *http.Request) bool {
 			New: ""}},
 	},
 	{
-		Name: "checkorigin-true", Lesson: "04", Kills: []string{"ORIGIN-16"},
+		Name: "checkorigin-true", Lesson: "04", Kills: []string{"ORIGIN-16", "ORIGIN-33"},
 		Mistake: "sets Upgrader.CheckOrigin to a function that returns true, so any web site can open the socket (cross-site WebSocket hijacking)",
 		Edits: []Edit{{File: originHandler,
 			Old: "\t\tCheckOrigin: h.originAllowed,\n",
 			New: "\t\tCheckOrigin: func(*http.Request) bool { return true },\n"}},
 	},
 	{
-		Name: "ws-no-host-check", Lesson: "04", Kills: []string{"ORIGIN-17"},
+		Name: "ws-no-host-check", Lesson: "04", Kills: []string{"ORIGIN-17", "ORIGIN-33"},
 		Mistake: "checks Host on /mcp but not on /ws",
 		Edits: []Edit{{File: originSocket,
 			Old: "\t\tif !h.hostAllowed(r) {\n\t\t\tforbiddenHost(w, r)",
@@ -452,7 +452,6 @@ func (p linePeer) Send(_ context.Context, msg *jsonrpc.Message) error {
 			Old: "\th.mcp.CloseStreams()\n\th.sockets.closeAll()\n",
 			New: "\th.sockets.closeAll()\n"}},
 	},
-
 
 	// Step 6: secure defaults.
 	{
