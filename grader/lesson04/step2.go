@@ -126,7 +126,7 @@ var origin08 = &check.Check{
 	Needs:  check.Needs{Mode: check.AnyMode, Allowlist: courseAllowlist},
 	Title:  "origins are parsed: case and an explicit default port do not matter; a path, userinfo, a trailing dot or raw Unicode match nothing",
 	Spec:   forbiddenRule,
-	Course: allowCourse + " Scheme and host compare without case, :443 on https is no port at all, and an Origin that is not exactly scheme://host[:port] in ASCII (browsers send punycode) is refused.",
+	Course: allowCourse + " Scheme and host compare without case, :443 on https is no port at all, and an Origin that is not exactly scheme://host[:port] in ASCII (browsers send punycode) is refused, under a custom scheme's any-host pattern too.",
 	Hint: check.Hint{
 		Report:   "Lower-case scheme and host, drop a port equal to the scheme's default, and refuse anything with \"/\", \"@\", an empty label or a byte above 0x7F.",
 		Question: "Which parts of an origin are case-insensitive, and which spellings of one origin might a client send?",
@@ -152,6 +152,9 @@ func checkParsedOrigins(t *check.T) {
 		{"https://app.example.com.", false, "the course's allowlist does not strip a trailing dot: app.example.com. is a different origin to a browser"},
 		{"https://bücher.example.com", false, "raw Unicode is not an origin a browser sends (it sends punycode)"},
 		{"https://app.example.com:", false, "a colon with no port is malformed"},
+		{"vscode-webview://1a2b3c/x", false, "vscode-webview://* allows any host of that scheme, not anything at all: an origin has no path"},
+		{"vscode-webview://", false, "vscode-webview://* allows any host of that scheme, and this origin has none"},
+		{"vscode-webview://a b", false, "vscode-webview://* allows any host of that scheme; a space is in no host"},
 	})
 }
 
