@@ -225,7 +225,7 @@ func checkBadPatterns(t *check.T) {
 var origin29 = &check.Check{
 	ID: "ORIGIN-29", Step: 2, Severity: check.Must, Budget: 5 * time.Second,
 	Needs: check.Needs{Restart: true},
-	Title: "a pattern that writes out the scheme's default port names the origin without it: https://app.example.com:443 allows https://app.example.com, and only that port",
+	Title: "patterns are parsed as origins are: one that writes out the scheme's default port (https://app.example.com:443) names the origin without it, and only that port; a custom scheme may hold letters, digits, +, - and .",
 	Spec:  forbiddenRule,
 	Course: allowCourse + " A port equal to the scheme's default (80 for http, 443 for https) is no port at all, on both sides: in the Origin (ORIGIN-08) and in the pattern, " +
 		"where an operator may well write it out. Browsers never send it, so a pattern that kept it would name an origin no browser sends.",
@@ -239,13 +239,15 @@ var origin29 = &check.Check{
 	Claims: []check.Claim{
 		{Claim: "a default port written out in a pattern is the same as none: the pattern names the origin a browser sends, and no other port", Where: "step 2",
 			How: "-allow-origin https://app.example.com:443, http://localhost:80, https://*.dev.example.com:443, https://api.example.com:80 (spaces after the commas): each origin with the port and without, and with another port or scheme"},
+		{Claim: "a custom scheme's pattern takes every character a scheme may hold, in any case", Where: "step 2", How: "tauri://localhost, moz-extension://*, X-App.v2+Web://*"},
 	},
 	Run: checkPatternDefaultPorts,
 }
 
 func checkPatternDefaultPorts(t *check.T) {
 	// Spaces after the commas, as an operator may type them, do not matter.
-	h := wire.StartHTTP(t, "-allow-origin", "https://app.example.com:443, http://localhost:80", "-allow-origin", "https://*.dev.example.com:443 , https://api.example.com:80")
+	h := wire.StartHTTP(t, "-allow-origin", "https://app.example.com:443, http://localhost:80", "-allow-origin", "https://*.dev.example.com:443 , https://api.example.com:80",
+		"-allow-origin", "tauri://localhost,moz-extension://*,X-App.v2+Web://*")
 	expectOrigins(t, h, []originCase{
 		{"https://app.example.com", true, "https://app.example.com:443 names it: 443 is https's default port, which a browser leaves out"},
 		{"https://app.example.com:443", true, "the very origin the pattern names"},
@@ -259,6 +261,11 @@ func checkPatternDefaultPorts(t *check.T) {
 		{"https://localhost", false, "the pattern says http"},
 		{"https://api.example.com", false, "https://api.example.com means port 443, and the pattern names port 80"},
 		{"https://a.dev.example.com:8443", false, "the pattern names port 443 only"},
+		// A custom scheme holds letters, digits, "+", "-" and ".", in any case.
+		{"tauri://localhost", true, "tauri://localhost names it"},
+		{"moz-extension://4b6f2a1c", true, "moz-extension://* allows any host of that scheme"},
+		{"x-app.v2+web://1a2b", true, "X-App.v2+Web://* allows any host of that scheme, whose name compares without case"},
+		{"tauri://evil.example", false, "tauri://localhost names localhost only"},
 	})
 }
 
