@@ -327,7 +327,7 @@ func arrivedOnLoopback(r *http.Request) bool {
 			New: "\t\t\t\tc = ' '\n"}},
 	},
 	{
-		Name: "ws-serves-frames-itself", Lesson: "04", Kills: []string{"ORIGIN-20", "ORIGIN-21", "ORIGIN-22"},
+		Name: "ws-serves-frames-itself", Lesson: "04", Kills: []string{"ORIGIN-20", "ORIGIN-21", "ORIGIN-22", "ORIGIN-32"},
 		Mistake: "answers each frame itself, one at a time, instead of running stage 01's loop: a slow tool holds up every other request",
 		Edits: []Edit{
 			{File: originSocket,
@@ -404,14 +404,14 @@ func (p linePeer) Send(_ context.Context, msg *jsonrpc.Message) error {
 			New: "\t\tCheckOrigin: func(r *http.Request) bool {\n\t\t\to := r.Header.Get(\"Origin\")\n\t\t\treturn o == \"\" || allow.Allows(o)\n\t\t},\n"}},
 	},
 	{
-		Name: "ws-socket-cap-off-by-one", Lesson: "04", Kills: []string{"ORIGIN-31"},
+		Name: "ws-socket-cap-off-by-one", Lesson: "04", Kills: []string{"ORIGIN-31", "ORIGIN-33"},
 		Mistake: "compares the number of sockets with > instead of >=, so /ws admits one socket more than -max-sessions before it answers 503",
 		Edits: []Edit{{File: originSocket,
 			Old: "\treturn s.closing || len(s.live) >= s.max\n",
 			New: "\treturn s.closing || len(s.live) > s.max\n"}},
 	},
 	{
-		Name: "ws-closed-sockets-still-counted", Lesson: "04", Kills: []string{"ORIGIN-31"},
+		Name: "ws-closed-sockets-still-counted", Lesson: "04", Kills: []string{"ORIGIN-22", "ORIGIN-31"},
 		Mistake: "never removes a socket that has ended from the set, so closed sockets still count: after -max-sessions sockets have come and gone, every handshake gets 503",
 		Edits: []Edit{{File: originSocket,
 			Old: "\tdefer h.sockets.remove(ws)\n",
