@@ -199,7 +199,7 @@ var origin10 = &check.Check{
 	Title: "a malformed or too-wide -allow-origin stops the server at start, naming the pattern",
 	Spec:  forbiddenRule,
 	Course: "An allowlist with a typo must stop the server, not quietly allow less, or more, than meant. The course refuses a host of * for a web scheme (http, https, ws, wss, in any case: a scheme is case-insensitive), " +
-		"a wildcard below a single label (*.com), patterns without a scheme, a * inside a label, a port of 0, and paths.",
+		"a wildcard below a single label (*.com), patterns without a scheme or with one that is not a scheme (a letter, then letters, digits, +, - and .), a * inside a label, a port of 0, a port and :*, and paths.",
 	Hint: check.Hint{
 		Report:   "Parse every pattern before listening; on the first error, exit non-zero with a message that quotes it.",
 		Question: "What should happen to a pattern your parser cannot read?",
@@ -217,7 +217,8 @@ func checkBadPatterns(t *check.T) {
 	for _, bad := range tooWidePatterns {
 		expectRefusedStart(t, bad, "-addr", "127.0.0.1:0", "-allow-origin", "http://localhost:*,"+bad)
 	}
-	for _, bad := range []string{"app.example.com", "https://app*.example.com", "https://example.com/mcp", "https://*.example.com:0", "https://app.example.com:*:*", "https://app.example.com:8443:*"} {
+	for _, bad := range []string{"app.example.com", "https://app*.example.com", "https://example.com/mcp", "https://*.example.com:0", "https://app.example.com:*:*", "https://app.example.com:8443:*",
+		"x_y://*", "1app://*"} {
 		expectRefusedStart(t, bad, "-addr", "127.0.0.1:0", "-allow-origin", "http://localhost:*,"+bad)
 	}
 }
@@ -239,7 +240,7 @@ var origin29 = &check.Check{
 	Claims: []check.Claim{
 		{Claim: "a default port written out in a pattern is the same as none: the pattern names the origin a browser sends, and no other port", Where: "step 2",
 			How: "-allow-origin https://app.example.com:443, http://localhost:80, https://*.dev.example.com:443, https://api.example.com:80 (spaces after the commas): each origin with the port and without, and with another port or scheme"},
-		{Claim: "a custom scheme's pattern takes every character a scheme may hold, in any case", Where: "step 2", How: "tauri://localhost, moz-extension://*, X-App.v2+Web://*"},
+		{Claim: "a custom scheme's pattern takes every character a scheme may hold, in any case", Where: "step 2", How: "tauri://localhost, moz-extension://*, X-App.v0.9+Web://*"},
 	},
 	Run: checkPatternDefaultPorts,
 }
@@ -247,7 +248,7 @@ var origin29 = &check.Check{
 func checkPatternDefaultPorts(t *check.T) {
 	// Spaces after the commas, as an operator may type them, do not matter.
 	h := wire.StartHTTP(t, "-allow-origin", "https://app.example.com:443, http://localhost:80", "-allow-origin", "https://*.dev.example.com:443 , https://api.example.com:80",
-		"-allow-origin", "tauri://localhost,moz-extension://*,X-App.v2+Web://*")
+		"-allow-origin", "tauri://localhost,moz-extension://*,X-App.v0.9+Web://*")
 	expectOrigins(t, h, []originCase{
 		{"https://app.example.com", true, "https://app.example.com:443 names it: 443 is https's default port, which a browser leaves out"},
 		{"https://app.example.com:443", true, "the very origin the pattern names"},
@@ -264,7 +265,7 @@ func checkPatternDefaultPorts(t *check.T) {
 		// A custom scheme holds letters, digits, "+", "-" and ".", in any case.
 		{"tauri://localhost", true, "tauri://localhost names it"},
 		{"moz-extension://4b6f2a1c", true, "moz-extension://* allows any host of that scheme"},
-		{"x-app.v2+web://1a2b", true, "X-App.v2+Web://* allows any host of that scheme, whose name compares without case"},
+		{"x-app.v0.9+web://1a2b", true, "X-App.v0.9+Web://* allows any host of that scheme, whose name compares without case"},
 		{"tauri://evil.example", false, "tauri://localhost names localhost only"},
 	})
 }
