@@ -134,7 +134,8 @@ var origin08 = &check.Check{
 		Near:     "In parseOrigin: strings.ToLower scheme and host; drop the port when it equals defaultPorts[scheme]; refuse a host with an empty label, a byte outside a-z 0-9 - _, or anything after the port.",
 	},
 	Claims: []check.Claim{
-		{Claim: "origins are parsed: case and an explicit default port do not matter; a path, userinfo, a trailing dot, raw Unicode match nothing; punycode does", Where: "concept, step 2"},
+		{Claim: "origins are parsed: case and an explicit default port do not matter; a path, userinfo, a trailing dot, raw Unicode match nothing; punycode does", Where: "concept, step 2",
+			How: "also ports at both ends of 1 to 65535 and just past them, a leading zero, a sign; a custom scheme's any-host pattern with a path, no host, a space"},
 	},
 	Run: checkParsedOrigins,
 }
@@ -152,6 +153,13 @@ func checkParsedOrigins(t *check.T) {
 		{"https://app.example.com.", false, "the course's allowlist does not strip a trailing dot: app.example.com. is a different origin to a browser"},
 		{"https://bücher.example.com", false, "raw Unicode is not an origin a browser sends (it sends punycode)"},
 		{"https://app.example.com:", false, "a colon with no port is malformed"},
+		// http://localhost:* takes every port, and only ports: 1 to 65535, as written by a browser.
+		{"http://localhost:65535", true, "http://localhost:* allows every port, the highest included"},
+		{"http://localhost:1", true, "http://localhost:* allows every port, the lowest included"},
+		{"http://localhost:65536", false, "65536 is not a port"},
+		{"http://localhost:0", false, "0 is not a port a page is served from"},
+		{"http://localhost:05173", false, "a browser writes a port without a leading zero"},
+		{"http://localhost:+80", false, "a port is digits only"},
 		{"vscode-webview://1a2b3c/x", false, "vscode-webview://* allows any host of that scheme, not anything at all: an origin has no path"},
 		{"vscode-webview://", false, "vscode-webview://* allows any host of that scheme, and this origin has none"},
 		{"vscode-webview://a b", false, "vscode-webview://* allows any host of that scheme; a space is in no host"},
