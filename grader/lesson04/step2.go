@@ -226,7 +226,7 @@ func checkBadPatterns(t *check.T) {
 		expectRefusedStart(t, bad, "-addr", "127.0.0.1:0", "-allow-origin", "http://localhost:*,"+bad)
 	}
 	for _, bad := range []string{"app.example.com", "https://app*.example.com", "https://example.com/mcp", "https://*.example.com:0", "https://app.example.com:*:*", "https://app.example.com:8443:*",
-		"x_y://*", "1app://*"} {
+		"x_y://*", "1app://*", "http://[fe80::1%eth0]", "http://[127.0.0.1]:*", "http://[::1"} {
 		expectRefusedStart(t, bad, "-addr", "127.0.0.1:0", "-allow-origin", "http://localhost:*,"+bad)
 	}
 }
@@ -256,7 +256,7 @@ var origin29 = &check.Check{
 func checkPatternDefaultPorts(t *check.T) {
 	// Spaces after the commas, as an operator may type them, do not matter.
 	h := wire.StartHTTP(t, "-allow-origin", "https://app.example.com:443, http://localhost:80", "-allow-origin", "https://*.dev.example.com:443 , https://api.example.com:80",
-		"-allow-origin", "tauri://localhost,moz-extension://*,X-App.v0.9+Web://*")
+		"-allow-origin", "tauri://localhost,moz-extension://*,X-App.v0.9+Web://*", "-allow-origin", "http://[::1]:8080")
 	expectOrigins(t, h, []originCase{
 		{"https://app.example.com", true, "https://app.example.com:443 names it: 443 is https's default port, which a browser leaves out"},
 		{"https://app.example.com:443", true, "the very origin the pattern names"},
@@ -275,6 +275,12 @@ func checkPatternDefaultPorts(t *check.T) {
 		{"moz-extension://4b6f2a1c", true, "moz-extension://* allows any host of that scheme"},
 		{"x-app.v0.9+web://1a2b", true, "X-App.v0.9+Web://* allows any host of that scheme, whose name compares without case"},
 		{"tauri://evil.example", false, "tauri://localhost names localhost only"},
+		// An IPv6 host is in brackets, and its port after them.
+		{"http://[::1]:8080", true, "http://[::1]:8080 names it"},
+		{"http://[0:0:0:0:0:0:0:1]:8080", true, "the same address, written out"},
+		{"http://[::1]:9090", false, "http://[::1]:8080 names port 8080 only"},
+		{"http://[::1]", false, "http://[::1]:8080 names port 8080, and this is port 80"},
+		{"http://[::1]8080", false, "a port follows a colon"},
 	})
 }
 
