@@ -87,7 +87,7 @@ var lesson04 = []*Variant{
 	},
 	{
 		Name: "scheme-ignored", Lesson: "04",
-		Kills:   []string{"ORIGIN-01", "ORIGIN-02", "ORIGIN-06", "ORIGIN-07", "ORIGIN-14", "ORIGIN-16", "ORIGIN-28", "ORIGIN-29"},
+		Kills:   []string{"ORIGIN-01", "ORIGIN-02", "ORIGIN-06", "ORIGIN-07", "ORIGIN-14", "ORIGIN-16", "ORIGIN-28", "ORIGIN-29", "ORIGIN-33"},
 		Mistake: "compares hosts and ports but not schemes, so http://app.example.com passes for https://*.example.com, and vscode-webview://* lets in every origin of every scheme",
 		Edits: []Edit{{File: originAllowlist,
 			Old: "\tif o.scheme != p.scheme || (!p.anyPort && o.port != p.port) {",
