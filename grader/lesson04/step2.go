@@ -2,6 +2,7 @@ package lesson04
 
 import (
 	"net/http"
+	"strings"
 	"time"
 
 	"mcpcourse/grader/check"
@@ -153,6 +154,11 @@ func checkParsedOrigins(t *check.T) {
 		{"https://app.example.com.", false, "the course's allowlist does not strip a trailing dot: app.example.com. is a different origin to a browser"},
 		{"https://bücher.example.com", false, "raw Unicode is not an origin a browser sends (it sends punycode)"},
 		{"https://app.example.com:", false, "a colon with no port is malformed"},
+		// A DNS label is 1 to 63 bytes, a name at most 253.
+		{"https://" + strings.Repeat("a", 63) + ".example.com", true, "a label of 63 bytes, the longest DNS allows, below example.com"},
+		{"https://" + strings.Repeat("a", 64) + ".example.com", false, "a label of 64 bytes is longer than DNS allows"},
+		{"https://" + hostOfLength(253, ".example.com"), true, "a name of 253 bytes, the longest DNS allows, below example.com"},
+		{"https://" + hostOfLength(254, ".example.com"), false, "a name of 254 bytes is longer than DNS allows"},
 		// http://localhost:* takes every port, and only ports: 1 to 65535, as written by a browser.
 		{"http://localhost:65535", true, "http://localhost:* allows every port, the highest included"},
 		{"http://localhost:1", true, "http://localhost:* allows every port, the lowest included"},
@@ -289,6 +295,25 @@ func checkPatternDefaultPorts(t *check.T) {
 // case and with a port wildcard, and a wildcard below a single label.
 var tooWidePatterns = []string{"https://*", "http://*", "HTTPS://*", "Http://*", "https://*:*", "wss://*", "ws://*",
 	"https://*.com", "http://*.localhost", "HTTPS://*.com", "https://*.COM:*"}
+
+// hostOfLength returns a DNS name of n bytes that ends in suffix, made of
+// labels of 63 bytes at most.
+func hostOfLength(n int, suffix string) string {
+	var b strings.Builder
+	for left := n - len(suffix); left > 0; {
+		if b.Len() > 0 {
+			b.WriteByte('.')
+			left--
+		}
+		k := min(63, left)
+		if left-k == 1 {
+			k-- // never leave a single byte for a label after a dot
+		}
+		b.WriteString(strings.Repeat("b", k))
+		left -= k
+	}
+	return b.String() + suffix
+}
 
 // allowCourse says what the course asks of the allowlist beyond the spec's
 // words, which leave "invalid" to the server.
