@@ -166,6 +166,7 @@ func checkParsedOrigins(t *check.T) {
 		{"http://localhost:0", false, "0 is not a port a page is served from"},
 		{"http://localhost:05173", false, "a browser writes a port without a leading zero"},
 		{"http://localhost:+80", false, "a port is digits only"},
+		{"vscode-webview://a", true, "vscode-webview://* allows any host of that scheme, one letter long too"},
 		{"vscode-webview://1a2b3c/x", false, "vscode-webview://* allows any host of that scheme, not anything at all: an origin has no path"},
 		{"vscode-webview://", false, "vscode-webview://* allows any host of that scheme, and this origin has none"},
 		{"vscode-webview://a b", false, "vscode-webview://* allows any host of that scheme; a space is in no host"},
