@@ -153,6 +153,7 @@ func checkParsedOrigins(t *check.T) {
 		{"https://evil.net@app.example.com", false, "an origin has no userinfo; no browser sends one"},
 		{"https://app.example.com.", false, "the course's allowlist does not strip a trailing dot: app.example.com. is a different origin to a browser"},
 		{"https://bücher.example.com", false, "raw Unicode is not an origin a browser sends (it sends punycode)"},
+		{"https://\u212Aey.example.com", false, "raw Unicode is not an origin a browser sends, the Kelvin sign included, though strings.ToLower turns it into k"},
 		{"https://app.example.com:", false, "a colon with no port is malformed"},
 		// A DNS label is 1 to 63 bytes, a name at most 253.
 		{"https://" + strings.Repeat("a", 63) + ".example.com", true, "a label of 63 bytes, the longest DNS allows, below example.com"},
@@ -263,7 +264,7 @@ var origin29 = &check.Check{
 func checkPatternDefaultPorts(t *check.T) {
 	// Spaces after the commas, as an operator may type them, do not matter.
 	h := wire.StartHTTP(t, "-allow-origin", "https://app.example.com:443, http://localhost:80", "-allow-origin", "https://*.dev.example.com:443 , https://api.example.com:80",
-		"-allow-origin", "tauri://localhost,moz-extension://*,X-App.v0.9+Web://*", "-allow-origin", "http://[::1]:8080")
+		"-allow-origin", "tauri://localhost,moz-extension://*,X-App.v0.9+Web://*,kitty://*", "-allow-origin", "http://[::1]:8080")
 	expectOrigins(t, h, []originCase{
 		{"https://app.example.com", true, "https://app.example.com:443 names it: 443 is https's default port, which a browser leaves out"},
 		{"https://app.example.com:443", true, "the very origin the pattern names"},
@@ -282,6 +283,7 @@ func checkPatternDefaultPorts(t *check.T) {
 		{"moz-extension://4b6f2a1c", true, "moz-extension://* allows any host of that scheme"},
 		{"x-app.v0.9+web://1a2b", true, "X-App.v0.9+Web://* allows any host of that scheme, whose name compares without case"},
 		{"tauri://evil.example", false, "tauri://localhost names localhost only"},
+		{"\u212Aitty://1a2b", false, "a scheme is ASCII: the Kelvin sign is not k, though strings.ToLower makes it one"},
 		// An IPv6 host is in brackets, and its port after them.
 		{"http://[::1]:8080", true, "http://[::1]:8080 names it"},
 		{"http://[0:0:0:0:0:0:0:1]:8080", true, "the same address, written out"},

@@ -108,6 +108,13 @@ var lesson04 = []*Variant{
 			New: ""}},
 	},
 	{
+		Name: "raw-unicode-lowered-into-ascii", Lesson: "04", Kills: []string{"ORIGIN-08"},
+		Mistake: "lower-cases a host before it looks for raw Unicode, so strings.ToLower turns the Kelvin sign into k, and https://\u212Aey.example.com passes for key.example.com",
+		Edits: []Edit{{File: originAllowlist,
+			Old: "\tfor i := 0; i < len(h); i++ {\n\t\tif h[i] >= 0x80 {\n\t\t\treturn \"\", false // raw Unicode, which strings.ToLower could turn into ASCII (the Kelvin sign K into k)\n\t\t}\n\t}\n",
+			New: ""}},
+	},
+	{
 		Name: "default-port-not-implied", Lesson: "04", Kills: []string{"ORIGIN-08", "ORIGIN-12", "ORIGIN-13", "ORIGIN-29"},
 		Mistake: "treats https://app.example.com:443 as another origin than https://app.example.com, though 443 is https's default port",
 		Edits: []Edit{{File: originAllowlist,
