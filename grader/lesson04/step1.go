@@ -134,7 +134,7 @@ func checkNoOriginServed(t *check.T) {
 var origin04 = &check.Check{
 	ID: "ORIGIN-04", Step: 1, Severity: check.Must, Budget: 5 * time.Second,
 	Needs: check.Needs{Mode: check.AnyMode},
-	Title: "Origin: null gets 403, and so does an Origin header that is present but empty",
+	Title: "Origin: null, or an empty Origin, gets 403",
 	Spec:  forbiddenRule,
 	Course: "Browsers send the literal origin \"null\" from sandboxed iframes, data: URLs and file:// pages: any site can produce it. The course never allows it. " +
 		"An Origin header that is present but empty is present and invalid, not absent: only a request with no Origin header at all is served.",

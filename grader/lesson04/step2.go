@@ -242,7 +242,7 @@ func checkBadPatterns(t *check.T) {
 var origin29 = &check.Check{
 	ID: "ORIGIN-29", Step: 2, Severity: check.Must, Budget: 5 * time.Second,
 	Needs: check.Needs{Restart: true},
-	Title: "patterns are parsed as origins are: one that writes out the scheme's default port (https://app.example.com:443) names the origin without it, and only that port; a custom scheme may hold letters, digits, +, - and .",
+	Title: "patterns are parsed as origins are: a written-out default port, IPv6 hosts, every character of a scheme",
 	Spec:  forbiddenRule,
 	Course: allowCourse + " A port equal to the scheme's default (80 for http, 443 for https) is no port at all, on both sides: in the Origin (ORIGIN-08) and in the pattern, " +
 		"where an operator may well write it out. Browsers never send it, so a pattern that kept it would name an origin no browser sends.",

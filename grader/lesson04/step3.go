@@ -27,7 +27,7 @@ const hostCourse = "After DNS rebinding, the attacker's page is same-origin with
 
 var origin11 = &check.Check{
 	ID: "ORIGIN-11", Step: 3, Severity: check.Must, Budget: 5 * time.Second,
-	Title:  "on loopback (127.0.0.1 and [::1]), a Host that is a DNS name other than localhost gets 403, on every method, Origin or not, whatever X-Forwarded-Host or Forwarded say",
+	Title:  "on loopback (127.0.0.1 and [::1]), a Host that is a DNS name other than localhost gets 403, on every method, Origin or not",
 	Spec:   rebindingRule,
 	Course: hostCourse + " The official Go SDK refuses the same names on loopback. Host is the header the rule reads: X-Forwarded-Host, Forwarded and their kin are headers any page's fetch may add, so they neither excuse a rebound Host nor condemn a good one.",
 	Hint: check.Hint{
@@ -247,7 +247,7 @@ func suspectNoGuard(t *check.T, h *wire.HTTP) {
 var origin28 = &check.Check{
 	ID: "ORIGIN-28", Step: 3, Severity: check.Must, Budget: 5 * time.Second,
 	Needs: check.Needs{Flags: []string{"-max-sessions"}, Restart: true},
-	Title: "a refused request does no work: a refused initialize opens no session, a refused tools/call runs no tool",
+	Title: "a refused request does no work: no session opened, no tool run",
 	Spec:  forbiddenRule,
 	Course: "A 403 that the handler writes and then goes on past serves the request all the same: the page cannot read the answer, but the session it opened, " +
 		"or the note its tools/call saved, is there. The grader runs the server with -max-sessions 1: after refused initializes (a foreign Origin, " +

@@ -158,7 +158,7 @@ func expectAnswerGranted(t *check.T, resp *wire.Response, origin string) {
 var origin30 = &check.Check{
 	ID: "ORIGIN-30", Step: 4, Severity: check.Must, Budget: 5 * time.Second,
 	Needs:  check.Needs{Restart: true},
-	Title:  "CORS under the default allowlist: a loopback page's preflight and answers grant its origin (never *); a foreign preflight gets 403 with no grant",
+	Title:  "CORS under the default allowlist: loopback pages are granted their origin, never *",
 	Spec:   corsRule,
 	Course: "Without -allow-origin the allowlist is LoopbackOrigins, and CORS must follow it: rs/cors's own AllowedOrigins, left empty, means every origin, and answers Access-Control-Allow-Origin: *. The course requires the grant to come from the allowlist, under the defaults as under flags.",
 	Hint: check.Hint{

@@ -65,7 +65,7 @@ func checkWebSocketServes(t *check.T) {
 var origin16 = &check.Check{
 	ID: "ORIGIN-16", Step: 5, Severity: check.Must, Budget: 5 * time.Second,
 	Needs:  check.Needs{Course: webSocket},
-	Title:  "/ws refuses the handshake of a foreign Origin, null, an empty Origin, two Origins and look-alikes included, with 403",
+	Title:  "/ws refuses a foreign, null, empty or second Origin, and look-alikes, with 403",
 	Spec:   validateRule,
 	Course: "A browser opens a WebSocket to any address without a preflight, carrying the page's Origin: without the check, any web site can drive the server (cross-site WebSocket hijacking). gorilla answers a refused handshake with 403.",
 	Hint: check.Hint{
@@ -290,7 +290,7 @@ func checkWebSocketLeaks(t *check.T) {
 var origin22 = &check.Check{
 	ID: "ORIGIN-22", Step: 5, Severity: check.Must, Budget: 8 * time.Second,
 	Needs:  check.Needs{Course: webSocket, Signal: true, Optional: []check.Feature{check.GETStream}},
-	Title:  "SIGTERM closes every open WebSocket with 1001 (going away) and ends the GET streams at once, and the server exits",
+	Title:  "SIGTERM closes every WebSocket with 1001 and ends the GET streams at once; the server exits",
 	Spec:   check.Spec{Rev: spec.Rev, Section: "basic/lifecycle › Shutdown", Quote: "the server SHOULD initiate shutdown by closing the connection"},
 	Course: "http.Server.Shutdown does not track hijacked connections: the handler must close its sockets itself, with a close frame, when shutdown begins.",
 	Hint: check.Hint{
@@ -461,7 +461,7 @@ var boundsRule = check.Spec{Rev: spec.Rev, Section: "basic/transports › Custom
 var origin31 = &check.Check{
 	ID: "ORIGIN-31", Step: 5, Severity: check.Must, Budget: 8 * time.Second,
 	Needs: check.Needs{Course: webSocket, Flags: []string{"-max-sessions"}, Restart: true},
-	Title: "/ws holds -max-sessions sockets at most: the last one is admitted, the next gets 503 with Retry-After, and a socket that ends, closed or dropped, gives its place back",
+	Title: "/ws holds at most -max-sessions sockets (503 beyond), and a socket that ends frees its place",
 	Spec:  boundsRule,
 	Course: "Each socket is a session with goroutines of its own, and a browser opens one to any address without asking: the course bounds them by -max-sessions. " +
 		"The grader runs the server with -max-sessions 3: three sockets are served, a fourth handshake gets 503 with Retry-After, and once a socket ends, " +
@@ -554,7 +554,7 @@ func awaitSocketAdmitted(t *check.T, h *wire.HTTP, within time.Duration, purpose
 var origin32 = &check.Check{
 	ID: "ORIGIN-32", Step: 5, Severity: check.Must, Budget: 8 * time.Second,
 	Needs: check.Needs{Course: webSocket},
-	Title: "frames of any size up to 16 MiB are one message each, whole; a longer frame closes the socket with 1009, unanswered; a blank frame gets no answer",
+	Title: "frames up to 16 MiB arrive whole; a longer one closes with 1009; a blank one gets no answer",
 	Spec:  boundsRule,
 	Course: "A frame is one message, as a line is on stdin, within stage 01's bound: frames up to stdio.MaxMessageBytes (16 MiB) are served, a frame longer than any read buffer arrives whole, " +
 		"and a longer one closes the socket with 1009 (message too big, RFC 6455 §7.4.1) before it is read into memory. A blank frame, like a blank line, is no message and gets no answer.",
@@ -626,7 +626,7 @@ func checkFrameBounds(t *check.T) {
 var origin33 = &check.Check{
 	ID: "ORIGIN-33", Step: 5, Severity: check.Must, Budget: 6 * time.Second,
 	Needs: check.Needs{Course: webSocket, Flags: []string{"-max-sessions"}, Restart: true},
-	Title: "a handshake /ws refuses gets its answer and nothing more: 403 and 503 end the request, an unsupported version is told Sec-WebSocket-Version: 13, errors carry a JSON-RPC body",
+	Title: "a refused handshake gets its answer and nothing more: no upgrade behind a 403 or 503",
 	Spec: check.Spec{Rev: spec.Rev, Section: "basic/transports › Custom Transports (RFC 6455 §4.2.2 for the version; the rest is the course's)",
 		Quote: customRule.Quote},
 	Course: "A refusal ends the request: a handler that answers 403 (a rebound Host) or 503 (no room) and goes on to Upgrade writes an upgrade behind its refusal, and serves a socket the client was told it did not get. " +

@@ -18,7 +18,7 @@ var step6 = check.Step{
 var origin23 = &check.Check{
 	ID: "ORIGIN-23", Step: 6, Severity: check.Must, Budget: 10 * time.Second,
 	Needs: check.Needs{Restart: true},
-	Title: "without -allow-origin, the server refuses to listen beyond loopback (every interface, or one network address), saying why, and listens on every loopback address",
+	Title: "without -allow-origin, the server refuses to listen beyond loopback, saying why; loopback works",
 	Spec:  bindRule,
 	Course: "The loopback default trusts pages from this machine, which is wrong for a server others can reach. The course requires a non-zero exit and a message that names -allow-origin, before binding, " +
 		"for every address that is not loopback: every interface (0.0.0.0, [::], an empty host) and one network address (10.213.0.1, [fd13::1], in a network namespace the grader makes, as root). " +
