@@ -310,11 +310,12 @@ func (ws *WS) Close() (answered, closed bool) {
 	return answered, closed
 }
 
-// TrySend writes text as one text frame, and returns the error instead of
-// failing the check: for a frame the server may refuse, and close the
-// connection on, before it has all been written.
-func (ws *WS) TrySend(text string) error {
+// TrySend writes text as one text frame within d, and returns the error
+// instead of failing the check: for a frame so long it needs more time
+// than Send gives, or that the server may refuse, and close the connection
+// on, before it has all been written.
+func (ws *WS) TrySend(text string, d time.Duration) error {
 	ws.t.Wire.Sent(fmt.Sprintf("frame of %d bytes: %s", len(text), text))
-	ws.conn.SetWriteDeadline(time.Now().Add(write))
+	ws.conn.SetWriteDeadline(time.Now().Add(d))
 	return ws.conn.WriteMessage(websocket.TextMessage, []byte(text))
 }
