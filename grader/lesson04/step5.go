@@ -119,7 +119,7 @@ var origin17 = &check.Check{
 		Near:     "At the top of WebSocket's handler: if !h.hostAllowed(r) { forbiddenHost(w, r); return }, before Upgrade.",
 	},
 	Claims: []check.Claim{
-		{Claim: "/ws checks Host too", Where: "step 5"},
+		{Claim: "/ws checks Host too", Where: "step 5", How: "evil.example and localhost.evil.example with a port, a rebound Host with X-Forwarded-Host: localhost; localhost, [::1] and 127.0.0.1 (no port) are served"},
 	},
 	Checklist: []string{"C4b"},
 	Run:       checkWebSocketHost,
