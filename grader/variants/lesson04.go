@@ -65,7 +65,7 @@ var lesson04 = []*Variant{
 
 	// Step 2: the allowlist.
 	{
-		Name: "wildcard-takes-one-label", Lesson: "04", Kills: []string{"ORIGIN-05", "ORIGIN-12", "ORIGIN-13"},
+		Name: "wildcard-takes-one-label", Lesson: "04", Kills: []string{"ORIGIN-05", "ORIGIN-08", "ORIGIN-12", "ORIGIN-13"},
 		Mistake: "lets *.example.com stand for one label only, as in a TLS certificate, so a.b.example.com is refused though the course's wildcard takes one label or more",
 		Edits: []Edit{{File: originAllowlist,
 			Old: "\t\treturn strings.HasSuffix(o.host, \".\"+p.host)\n",
@@ -334,7 +334,7 @@ func arrivedOnLoopback(r *http.Request) bool {
 			New: "\t\t\t\tc = ' '\n"}},
 	},
 	{
-		Name: "ws-serves-frames-itself", Lesson: "04", Kills: []string{"ORIGIN-20", "ORIGIN-21", "ORIGIN-22", "ORIGIN-32"},
+		Name: "ws-serves-frames-itself", Lesson: "04", Kills: []string{"ORIGIN-20", "ORIGIN-21", "ORIGIN-22", "ORIGIN-24", "ORIGIN-32"},
 		Mistake: "answers each frame itself, one at a time, instead of running stage 01's loop: a slow tool holds up every other request",
 		Edits: []Edit{
 			{File: originSocket,
