@@ -167,6 +167,7 @@ func checkParsedOrigins(t *check.T) {
 		{"http://localhost:0", false, "0 is not a port a page is served from"},
 		{"http://localhost:05173", false, "a browser writes a port without a leading zero"},
 		{"http://localhost:+80", false, "a port is digits only"},
+		{"https://z9.example.com", true, "a label may hold every letter and digit, z and 9 included"},
 		{"vscode-webview://a", true, "vscode-webview://* allows any host of that scheme, one letter long too"},
 		{"vscode-webview://1a2b3c/x", false, "vscode-webview://* allows any host of that scheme, not anything at all: an origin has no path"},
 		{"vscode-webview://", false, "vscode-webview://* allows any host of that scheme, and this origin has none"},
@@ -234,7 +235,7 @@ func checkBadPatterns(t *check.T) {
 		expectRefusedStart(t, bad, "-addr", "127.0.0.1:0", "-allow-origin", "http://localhost:*,"+bad)
 	}
 	for _, bad := range []string{"app.example.com", "https://app*.example.com", "https://example.com/mcp", "https://*.example.com:0", "https://app.example.com:*:*", "https://app.example.com:8443:*",
-		"x_y://*", "1app://*", "http://[fe80::1%eth0]", "http://[127.0.0.1]:*", "http://[::1"} {
+		"x_y://*", "1app://*", "a@b://*", "a`b://*", "http://[fe80::1%eth0]", "http://[127.0.0.1]:*", "http://[::1"} {
 		expectRefusedStart(t, bad, "-addr", "127.0.0.1:0", "-allow-origin", "http://localhost:*,"+bad)
 	}
 }
@@ -290,6 +291,7 @@ func checkPatternDefaultPorts(t *check.T) {
 		{"http://[::1]:9090", false, "http://[::1]:8080 names port 8080 only"},
 		{"http://[::1]", false, "http://[::1]:8080 names port 8080, and this is port 80"},
 		{"http://[::1]8080", false, "a port follows a colon"},
+		{"http://[::1]x8080", false, "a port follows a colon, and nothing else comes after the brackets"},
 	})
 }
 
