@@ -52,15 +52,8 @@ func testGoSDKClientStateful(t *testing.T, s stage) {
 	checkTools(ctx, t, cs)
 	checkEcho(ctx, t, cs)
 
-	// The session keeps the notes between requests, so list_notes sees
-	// what add_note saved a request earlier.
-	got := callTool(ctx, t, cs, &mcp.CallToolParams{
-		Name:      "add_note",
-		Arguments: map[string]any{"text": "interop works"},
-	})
-	assert.Equal(t, "Saved note 1.", got, "add_note")
-	got = callTool(ctx, t, cs, &mcp.CallToolParams{Name: "list_notes"})
-	assert.Equal(t, "1. interop works", got, "list_notes")
+	// The session keeps the notes between requests.
+	checkNotesKept(ctx, t, cs)
 
 	checkCountdown(ctx, t, cs, progress)
 
@@ -258,7 +251,7 @@ func checkTools(ctx context.Context, t *testing.T, cs *mcp.ClientSession) {
 }
 
 // checkEcho checks that non-ASCII text and a newline inside a string come
-// back untouched through a JSON body over HTTP.
+// back untouched, through a JSON body over HTTP or a line over stdio.
 func checkEcho(ctx context.Context, t *testing.T, cs *mcp.ClientSession) {
 	t.Helper()
 	const text = "héllo ✓ 😀\nsecond line"
@@ -267,6 +260,19 @@ func checkEcho(ctx context.Context, t *testing.T, cs *mcp.ClientSession) {
 		Arguments: map[string]any{"text": text},
 	})
 	assert.Equal(t, text, got, "echo")
+}
+
+// checkNotesKept checks that a session keeps its notes between requests:
+// list_notes sees what add_note saved a request earlier.
+func checkNotesKept(ctx context.Context, t *testing.T, cs *mcp.ClientSession) {
+	t.Helper()
+	got := callTool(ctx, t, cs, &mcp.CallToolParams{
+		Name:      "add_note",
+		Arguments: map[string]any{"text": "interop works"},
+	})
+	assert.Equal(t, "Saved note 1.", got, "add_note")
+	got = callTool(ctx, t, cs, &mcp.CallToolParams{Name: "list_notes"})
+	assert.Equal(t, "1. interop works", got, "list_notes")
 }
 
 // closeSession closes cs and fails the test if that takes too long. Close

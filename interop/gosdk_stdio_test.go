@@ -86,33 +86,14 @@ func testGoSDKClientStdio(t *testing.T, s stage) {
 	require.NotNil(t, initRes.Capabilities, "capabilities")
 	assert.NotNil(t, initRes.Capabilities.Tools, "the server must declare the tools capability")
 
-	// tools/list
-	tools, err := cs.ListTools(ctx, nil)
-	require.NoError(t, err, "tools/list")
-	var names []string
-	for _, tool := range tools.Tools {
-		names = append(names, tool.Name)
-	}
-	assert.ElementsMatch(t, notesTools, names)
+	checkTools(ctx, t, cs)
+	// Non-ASCII text and a newline inside a string survive the trip through
+	// newline-delimited JSON untouched.
+	checkEcho(ctx, t, cs)
 
-	// echo: non-ASCII text and a newline inside a string must survive the
-	// trip through newline-delimited JSON untouched.
-	const text = "héllo ✓ 😀\nsecond line"
-	got := callTool(ctx, t, cs, &mcp.CallToolParams{
-		Name:      "echo",
-		Arguments: map[string]any{"text": text},
-	})
-	assert.Equal(t, text, got, "echo")
-
-	// add_note then list_notes: the two calls share one session, which is
-	// the one process behind this connection.
-	got = callTool(ctx, t, cs, &mcp.CallToolParams{
-		Name:      "add_note",
-		Arguments: map[string]any{"text": "interop works"},
-	})
-	assert.Equal(t, "Saved note 1.", got, "add_note")
-	got = callTool(ctx, t, cs, &mcp.CallToolParams{Name: "list_notes"})
-	assert.Equal(t, "1. interop works", got, "list_notes")
+	// The two calls share one session: the one process behind this
+	// connection.
+	checkNotesKept(ctx, t, cs)
 
 	// countdown with a progress token: three notifications, then the result.
 	checkCountdown(ctx, t, cs, progress)

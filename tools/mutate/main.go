@@ -10,6 +10,7 @@
 //	go run ./tools/mutate -lesson 03 -write      # … and update grader/MUTATION.md
 //	go run ./tools/mutate -all -write            # lessons 01 to 04 (tens of minutes)
 //	go run ./tools/mutate -sample 12             # CI: a fixed sample, each kill graded twice
+//	go run ./tools/mutate -report                # render grader/MUTATION.md again from the stored results
 //
 // Scope: the files a learner writes, the reference's stage folder
 // (solutions/NN-…/*.go and its cmd/server, tests left out); the given code
@@ -46,11 +47,19 @@ func main() {
 	write := flag.Bool("write", false, "update "+reportPath+" with the results")
 	parallel := flag.Int("parallel", max(2, runtime.NumCPU()), "mutants graded at once")
 	confirm := flag.Bool("confirm", false, "grade each kill a second time, and report kills that do not repeat (a check that kills only by timing)")
+	report := flag.Bool("report", false, "grade nothing: render "+reportPath+" again from the stored results")
 	flag.Parse()
 
 	root, err := courseroot.Find()
 	if err != nil {
 		fail(err)
+	}
+	if *report {
+		if err := renderStored(filepath.Join(root, reportPath)); err != nil {
+			fail(err)
+		}
+		fmt.Println("wrote", reportPath)
+		return
 	}
 	var lessons []*check.Lesson
 	switch {

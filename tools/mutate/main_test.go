@@ -79,3 +79,16 @@ func TestScoreLeavesOutWhatDoesNotCount(t *testing.T) {
 	c := Counts{Mutants: 10, Killed: 6, TimedOut: 1, Equivalent: 1, NoCompile: 1, Survived: 1}
 	assert.InDelta(t, 7.0/8.0, c.Score(), 1e-9)
 }
+
+func TestReportIsTheStoredResults(t *testing.T) {
+	root, err := courseroot.Find()
+	require.NoError(t, err)
+	stored, err := readStored(filepath.Join(root, "grader", "mutation"))
+	require.NoError(t, err)
+	if len(stored) == 0 {
+		t.Skip("no sweep is stored yet (go run ./tools/mutate -all -write)")
+	}
+	got, err := os.ReadFile(filepath.Join(root, reportPath))
+	require.NoError(t, err)
+	assert.Equal(t, render(stored), string(got), "%s is not the stored results': run go run ./tools/mutate -report", reportPath)
+}

@@ -155,17 +155,12 @@ func summarize(jobs []*job, triage map[string]string) summary {
 
 // storedSurvivors reads the ids of the survivors in the stored results.
 func storedSurvivors(dir string) (map[string]bool, error) {
+	stored, err := readStored(dir)
+	if err != nil {
+		return nil, err
+	}
 	out := map[string]bool{}
-	files, _ := filepath.Glob(filepath.Join(dir, "*.json"))
-	for _, f := range files {
-		data, err := os.ReadFile(f)
-		if err != nil {
-			return nil, err
-		}
-		var r LessonResult
-		if err := json.Unmarshal(data, &r); err != nil {
-			return nil, fmt.Errorf("%s: %w", f, err)
-		}
+	for _, r := range stored {
 		for _, sv := range r.Survivors {
 			out[sv.ID] = true
 		}
@@ -229,20 +224,36 @@ func writeReport(path string, s summary, lessons []*check.Lesson, partial bool) 
 			}
 		}
 	}
+	return renderStored(path)
+}
+
+// renderStored renders the report at path (grader/MUTATION.md) from the
+// stored results beside it, without grading anything: after a merge of two
+// sweeps, or to see that the committed report is the stored results'.
+func renderStored(path string) error {
+	stored, err := readStored(filepath.Join(filepath.Dir(path), "mutation"))
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(path, []byte(render(stored)), 0o644)
+}
+
+// readStored reads every lesson's stored result in dir, by lesson number.
+func readStored(dir string) (map[string]*LessonResult, error) {
 	stored := map[string]*LessonResult{}
 	files, _ := filepath.Glob(filepath.Join(dir, "*.json"))
 	for _, f := range files {
 		data, err := os.ReadFile(f)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		var r LessonResult
 		if err := json.Unmarshal(data, &r); err != nil {
-			return fmt.Errorf("%s: %w", f, err)
+			return nil, fmt.Errorf("%s: %w", f, err)
 		}
 		stored[r.Lesson] = &r
 	}
-	return os.WriteFile(path, []byte(render(stored)), 0o644)
+	return stored, nil
 }
 
 // render is grader/MUTATION.md.

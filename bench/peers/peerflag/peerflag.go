@@ -11,7 +11,6 @@ package peerflag
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"log"
 	"net"
@@ -19,7 +18,8 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
-	"time"
+
+	"mcpcourse/internal/serve"
 )
 
 // Flags is a peer's command line.
@@ -50,37 +50,23 @@ func Context() (context.Context, context.CancelFunc) {
 	return signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 }
 
-// ServeHTTP serves h at /mcp on addr until SIGTERM or Ctrl-C.
+// ServeHTTP serves h at /mcp on addr until SIGTERM or Ctrl-C, with the
+// course's own serve loop (mcpcourse/internal/serve), so that a peer starts,
+// says where it listens and stops exactly as the course's servers do.
 func ServeHTTP(addr string, h http.Handler) error {
-	// Catch the signals before saying where the server listens: whoever
-	// reads that line may stop the server at once.
-	ctx, stop := Context()
-	defer stop()
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return err
 	}
 	mux := http.NewServeMux()
 	mux.Handle("/mcp", h)
-	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
-	log.Printf("listening on http://%s/mcp", ln.Addr())
-	stopped := make(chan error, 1)
-	go func() { stopped <- srv.Serve(ln) }()
-	select {
-	case err := <-stopped:
-		return err
-	case <-ctx.Done():
-	}
-	// Shutdown runs here, not on a goroutine beside Serve: Serve returns
-	// as soon as Shutdown begins, and main would then exit while requests
-	// still run.
-	shutdown, cancel := context.WithTimeout(context.Background(), time.Second)
-	defer cancel()
-	if srv.Shutdown(shutdown) != nil {
-		srv.Close()
-	}
-	if err := <-stopped; !errors.Is(err, http.ErrServerClosed) {
-		return err
-	}
-	return nil
+	return serve.Flags{Addr: addr}.Run(ln, mux, "peer", sdkStreams{})
 }
+
+// sdkStreams is what a peer offers serve.Run at shutdown: nothing, since an
+// SDK's handler has no hook to end its streams; a stream still open when
+// the grace period ends is cut with the server.
+type sdkStreams struct{}
+
+func (sdkStreams) CloseStreams() {}
+func (sdkStreams) Close()        {}
