@@ -104,33 +104,55 @@ func expectRefusedStart(t *check.T, mention string, args ...string) {
 // refused an address beyond loopback, and did not, then listens in the
 // namespace only.
 func expectRefusedStartIn(t *check.T, ns *netns.NS, mention string, args ...string) (stderr string) {
-	bin, argv := t.Target.Binary, args
-	if ns != nil {
-		bin, argv = ns.Command(bin, args...)
+	return expectRefusedStarts(t, ns, []refusedStart{{mention, args}})[0]
+}
+
+// refusedStart is one start of the server that must be refused: its
+// arguments, and what the refusal must mention.
+type refusedStart struct {
+	mention string
+	args    []string
+}
+
+// expectRefusedStarts is expectRefusedStartIn for many starts at once: it
+// starts every process first, so that they run side by side, then judges
+// each in turn, and returns their stderr.
+func expectRefusedStarts(t *check.T, ns *netns.NS, starts []refusedStart) (stderrs []string) {
+	procs := make([]*proc.Process, len(starts))
+	for i, s := range starts {
+		bin, argv := t.Target.Binary, s.args
+		if ns != nil {
+			bin, argv = ns.Command(bin, s.args...)
+		}
+		p, err := proc.Start(t.Context(), bin, argv...)
+		if err != nil {
+			t.Failf("could not start %s: %v", t.Target.Package, err)
+		}
+		t.Cleanup(p.Kill)
+		t.AttachStderr(p.Stderr)
+		procs[i] = p
 	}
-	p, err := proc.Start(t.Context(), bin, argv...)
-	if err != nil {
-		t.Failf("could not start %s: %v", t.Target.Package, err)
+	for i, s := range starts {
+		p, args := procs[i], s.args
+		cmd := "go run " + t.Target.Package + " " + strings.Join(quoteArgs(args), " ")
+		t.Wire.Sent(cmd)
+		if !p.WaitExit(wire.EXIT) {
+			t.Fail(check.Failure{What: fmt.Sprintf("the server was still running %v after starting with %s", wire.EXIT, strings.Join(quoteArgs(args), " ")),
+				Got: check.Quote(p.Stderr()), Want: "a non-zero exit, at once, with a message that says why", Repro: cmd})
+		}
+		stderr := p.Stderr()
+		switch {
+		case p.ExitCode() == 0:
+			t.Fail(check.Failure{What: "the server exited with status 0", Got: check.Quote(stderr), Want: "a non-zero exit", Repro: cmd})
+		case strings.Contains(stderr, "listening on"):
+			t.Fail(check.Failure{What: "the server said it was listening before it gave up", Got: check.Quote(stderr), Want: "a refusal before anything listens", Repro: cmd})
+		case !strings.Contains(stderr, s.mention):
+			t.Fail(check.Failure{What: "the server exited, but its message does not mention " + check.Quote(s.mention), Got: check.Quote(stderr),
+				Want: "a message that says what to change", Repro: cmd})
+		}
+		stderrs = append(stderrs, stderr)
 	}
-	t.Cleanup(p.Kill)
-	t.AttachStderr(p.Stderr)
-	cmd := "go run " + t.Target.Package + " " + strings.Join(quoteArgs(args), " ")
-	t.Wire.Sent(cmd)
-	if !p.WaitExit(wire.EXIT) {
-		t.Fail(check.Failure{What: fmt.Sprintf("the server was still running %v after starting with %s", wire.EXIT, strings.Join(quoteArgs(args), " ")),
-			Got: check.Quote(p.Stderr()), Want: "a non-zero exit, at once, with a message that says why", Repro: cmd})
-	}
-	stderr = p.Stderr()
-	switch {
-	case p.ExitCode() == 0:
-		t.Fail(check.Failure{What: "the server exited with status 0", Got: check.Quote(stderr), Want: "a non-zero exit", Repro: cmd})
-	case strings.Contains(stderr, "listening on"):
-		t.Fail(check.Failure{What: "the server said it was listening before it gave up", Got: check.Quote(stderr), Want: "a refusal before anything listens", Repro: cmd})
-	case !strings.Contains(stderr, mention):
-		t.Fail(check.Failure{What: "the server exited, but its message does not mention " + check.Quote(mention), Got: check.Quote(stderr),
-			Want: "a message that says what to change", Repro: cmd})
-	}
-	return stderr
+	return stderrs
 }
 
 func quoteArgs(args []string) []string {

@@ -173,7 +173,7 @@ var lesson04 = []*Variant{
 
 	// Step 3: the Host header.
 	{
-		Name: "no-host-check", Lesson: "04", Kills: []string{"ORIGIN-11", "ORIGIN-17", "ORIGIN-26", "ORIGIN-27", "ORIGIN-28"},
+		Name: "no-host-check", Lesson: "04", Kills: []string{"ORIGIN-11", "ORIGIN-17", "ORIGIN-26", "ORIGIN-27", "ORIGIN-28", "ORIGIN-33"},
 		Mistake: "checks Origin but not Host, so a page whose DNS name was rebound to 127.0.0.1 can GET the server's streams, which carry no Origin",
 		Edits: []Edit{{File: originHost,
 			Old: "\thost := hostName(r.Host)\n\treturn isLocalHost(host) || h.hosts.allows(host)\n",
@@ -388,6 +388,7 @@ func (p linePeer) Send(_ context.Context, msg *jsonrpc.Message) error {
 			Old: "\th.mcp.CloseStreams()\n\th.sockets.closeAll()\n",
 			New: "\th.mcp.CloseStreams()\n"}},
 	},
+
 	{
 		Name: "sockets-waited-for-a-fixed-time", Lesson: "04", Kills: []string{"ORIGIN-22"},
 		Mistake: "waits out the whole second at shutdown instead of until the last socket has closed, so every stop takes a second longer than it needs",
