@@ -709,13 +709,16 @@ func checkHandshakeRefusals(t *check.T) {
 		what, head string
 		status     int
 	}{
-		{"a handshake with Host evil.example:" + port, "GET /ws HTTP/1.1\r\nHost: evil.example:" + port + "\r\n" + upgrade, http.StatusForbidden},
+		{"a handshake with a rebound Host (evil.example)", "GET /ws HTTP/1.1\r\nHost: evil.example:" + port + "\r\n" + upgrade, http.StatusForbidden},
 		{"a handshake from Origin http://evil.example", "GET /ws HTTP/1.1\r\nHost: 127.0.0.1:" + port + "\r\nOrigin: http://evil.example\r\n" + upgrade, http.StatusForbidden},
 		{"a handshake that asks for WebSocket version 8", "GET /ws HTTP/1.1\r\nHost: 127.0.0.1:" + port + "\r\nConnection: Upgrade\r\nUpgrade: websocket\r\nSec-WebSocket-Version: 8\r\n" + key, http.StatusBadRequest},
 		{"a handshake sent as a POST", "POST /ws HTTP/1.1\r\nHost: 127.0.0.1:" + port + "\r\nContent-Length: 0\r\n" + upgrade, http.StatusMethodNotAllowed},
 		{"a GET of /ws without Upgrade", "GET /ws HTTP/1.1\r\nHost: 127.0.0.1:" + port + "\r\n", http.StatusBadRequest},
 	} {
 		resp, after := rawExchange(t, h, c.head+"\r\n", c.what)
+		if resp.Status == http.StatusNotImplemented {
+			t.Fail(check.Failure{What: fmt.Sprintf("%s got HTTP %d", c.what, resp.Status), Got: resp.Summary(), Want: fmt.Sprintf("HTTP %d", c.status), Cause: causeWebSocket})
+		}
 		expectNothingAfter(t, c.what, resp, after)
 		if c.status == http.StatusForbidden {
 			expectRefused(t, resp, c.what, "the socket is refused", "", false)
