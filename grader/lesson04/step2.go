@@ -254,7 +254,6 @@ var origin29 = &check.Check{
 		Question: "A pattern says https://app.example.com:443, and a browser sends Origin: https://app.example.com: which port does each of them hold once parsed?",
 		Pointer:  "RFC 6454 §6.2: a browser omits the port when it is the scheme's default; RFC 3986 §6.2.3: a default port is the same as none.",
 		Near:     "At the end of parsePattern, as in parseOrigin: p.port = port; if p.port == defaultPorts[p.scheme] { p.port = \"\" }.",
-		Quotes:   []check.Source{{File: "solutions/04-origin/allowlist.go", Func: "parsePattern"}},
 	},
 	Claims: []check.Claim{
 		{Claim: "a default port written out in a pattern is the same as none: the pattern names the origin a browser sends, and no other port", Where: "step 2",

@@ -257,7 +257,6 @@ var origin28 = &check.Check{
 		Question: "Once your guard has answered 403, what stops the request from reaching stage 03 anyway?",
 		Pointer:  "net/http: writing a response does not end the handler; only returning does. The rest of the handler still runs, and stage 03 starts the session.",
 		Near:     "In guard: switch { case !h.hostAllowed(r): forbiddenHost(w, r); case !h.originAllowed(r): forbidden(w, ...); default: next.ServeHTTP(w, r) }: each refusal ends the request.",
-		Quotes:   []check.Source{{File: "solutions/04-origin/handler.go", Func: "guard"}},
 	},
 	Claims: []check.Claim{
 		{Claim: "a refused request does no work: no session started, no tool run", Where: "step 1, step 3",

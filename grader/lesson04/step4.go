@@ -166,7 +166,6 @@ var origin30 = &check.Check{
 		Question: "Started without -allow-origin, what does your CORS layer think it allows?",
 		Pointer:  "rs/cors Options.AllowedOrigins: an empty list allows every origin, as a list holding * does; AllowOriginFunc, when set, decides instead.",
 		Near:     "cors.New(cors.Options{AllowOriginFunc: allow.Allows, ...}): allow is NewAllowlist's answer, LoopbackOrigins when no pattern was given.",
-		Quotes:   []check.Source{{File: "solutions/04-origin/handler.go", Func: "NewHandler"}},
 	},
 	Claims: []check.Claim{
 		{Claim: "CORS follows the allowlist under the defaults too: loopback pages are granted their origin, never *; a foreign preflight gets 403", Where: "step 4",

@@ -519,7 +519,6 @@ var origin31 = &check.Check{
 		Question: "With the limit at 3 and three sockets open, what does the fourth handshake get, and what gives its place back when one of the three goes?",
 		Pointer:  "An off-by-one (>) admits one socket too many; a socket that is never removed holds its place forever. RFC 9110 §15.6.4: 503 with Retry-After says when to come back.",
 		Near:     "In WebSocket(): if h.sockets.full() { w.Header().Set(\"Retry-After\", \"5\"); http.Error(w, ..., http.StatusServiceUnavailable); return }; in serveSocket, right after h.sockets.add: defer h.sockets.remove(ws).",
-		Quotes:   []check.Source{{File: "solutions/04-origin/websocket.go", Func: "sockets.full"}},
 	},
 	Claims: []check.Claim{
 		{Claim: "/ws answers 503 with Retry-After when the server holds -max-sessions sockets, and admits the last one below it", Where: "step 5", How: "-max-sessions 3: three sockets served, the fourth refused; again after each socket comes and goes"},
@@ -611,7 +610,6 @@ var origin32 = &check.Check{
 		Question: "What happens to the rest of a frame that does not fit in the loop's buffer, and what bounds the size of a frame the server reads into memory?",
 		Pointer:  "gorilla/websocket Conn.SetReadLimit: a longer message is refused with close code 1009 before it is read; io.Reader: Read may return fewer bytes than the caller's buffer holds, the rest comes on the next call.",
 		Near:     "In serveSocket: ws.SetReadLimit(stdio.MaxMessageBytes). In frameReader.Read: n := copy(p, r.line); r.line = r.line[n:]. In asLine: if len(bytes.TrimSpace(frame)) == 0 { return []byte(\"\\n\") }.",
-		Quotes:   []check.Source{{File: "solutions/04-origin/frames.go", Func: "frameReader.Read"}},
 	},
 	Claims: []check.Claim{
 		{Claim: "a frame longer than the loop's read buffer arrives whole, and the next frame is a message of its own", Where: "step 5", How: "an echo of 200 KiB, then a ping"},
@@ -691,7 +689,6 @@ var origin33 = &check.Check{
 		Question: "After your handler has answered 403 or 503, what stops it from calling Upgrade anyway?",
 		Pointer:  "net/http: writing a response does not end the handler; gorilla's Upgrade hijacks the connection and writes 101 behind whatever was written. RFC 6455 §4.2.2 (/version/), §4.4.",
 		Near:     "if !h.hostAllowed(r) { forbiddenHost(w, r); return }; if h.sockets.full() { ...; http.Error(w, ..., http.StatusServiceUnavailable); return }.",
-		Quotes:   []check.Source{{File: "solutions/04-origin/websocket.go", Func: "Handler.WebSocket"}},
 	},
 	Claims: []check.Claim{
 		{Claim: "a refused handshake gets its answer and nothing more: no upgrade behind a 403 or a 503", Where: "step 5", How: "raw connections: a rebound Host, a foreign Origin, a handshake beyond -max-sessions 1; nothing may follow the answer within 200 ms"},

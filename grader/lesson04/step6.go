@@ -28,7 +28,6 @@ var origin23 = &check.Check{
 		Question: "Who can reach a server listening on 0.0.0.0, [::] or the machine's network address, and which pages does the default allowlist trust?",
 		Pointer:  "basic/transports › Security Warning: local servers SHOULD bind only to 127.0.0.1; net.SplitHostPort, netip.Addr.IsLoopback (all of 127.0.0.0/8, and ::1).",
 		Near:     "In Listen, unless allowlisted (len(opts.AllowOrigins) > 0, -allow-origin alone): host, _, _ := net.SplitHostPort(addr); unless host is \"localhost\" or netip.ParseAddr(host) is loopback, return an error that says to pass -allow-origin, before net.Listen.",
-		Quotes:   []check.Source{{File: "solutions/04-origin/host.go", Func: "Listen"}},
 	},
 	Claims: []check.Claim{
 		{Claim: "without -allow-origin the server refuses to listen beyond loopback, naming -allow-origin", Where: "step 6",
