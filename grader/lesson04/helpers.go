@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"mcpcourse/grader/check"
+	"mcpcourse/grader/internal/netns"
 	"mcpcourse/grader/internal/proc"
 	"mcpcourse/grader/internal/spec"
 	"mcpcourse/grader/internal/wire"
@@ -70,10 +71,19 @@ func expectRefused(t *check.T, resp *wire.Response, what, why, cause string, spe
 	if m == nil || !m.HasNoID() {
 		t.Fail(check.Failure{What: what + " got 403, but its body is not a JSON-RPC error response without an id", Got: resp.Summary(), Want: want})
 	}
-	if _, ok := m.ErrorCode(); !ok {
+	code, ok := m.ErrorCode()
+	if !ok {
 		t.Fail(check.Failure{What: what + " got 403, but its error has no integer code", Got: resp.Summary(), Want: want})
 	}
+	// The course's servers use -32000, the first of JSON-RPC's server
+	// errors, as stage 02 does; another server may pick another.
+	if code != codeServerError && !t.Target.External() {
+		t.Fail(check.Failure{What: fmt.Sprintf("%s got 403 with error code %d", what, code), Got: resp.Summary(), Want: want + ": code -32000, the server error the course's stages use"})
+	}
 }
+
+// codeServerError is the JSON-RPC error code of the course's HTTP errors.
+const codeServerError = -32000
 
 // expectServed fails the check unless resp is a successful initialize.
 func expectServed(t *check.T, resp *wire.Response, what, why string) {
@@ -86,28 +96,63 @@ func expectServed(t *check.T, resp *wire.Response, what, why string) {
 // exits non-zero within wire.EXIT, without saying it listens, with a message
 // on stderr that contains mention.
 func expectRefusedStart(t *check.T, mention string, args ...string) {
-	p, err := proc.Start(t.Context(), t.Target.Binary, args...)
-	if err != nil {
-		t.Failf("could not start %s: %v", t.Target.Package, err)
+	expectRefusedStartIn(t, nil, mention, args...)
+}
+
+// expectRefusedStartIn is expectRefusedStart for a server run in the
+// network namespace ns (none when ns is nil): a server that should have
+// refused an address beyond loopback, and did not, then listens in the
+// namespace only.
+func expectRefusedStartIn(t *check.T, ns *netns.NS, mention string, args ...string) (stderr string) {
+	return expectRefusedStarts(t, ns, []refusedStart{{mention, args}})[0]
+}
+
+// refusedStart is one start of the server that must be refused: its
+// arguments, and what the refusal must mention.
+type refusedStart struct {
+	mention string
+	args    []string
+}
+
+// expectRefusedStarts is expectRefusedStartIn for many starts at once: it
+// starts every process first, so that they run side by side, then judges
+// each in turn, and returns their stderr.
+func expectRefusedStarts(t *check.T, ns *netns.NS, starts []refusedStart) (stderrs []string) {
+	procs := make([]*proc.Process, len(starts))
+	for i, s := range starts {
+		bin, argv := t.Target.Binary, s.args
+		if ns != nil {
+			bin, argv = ns.Command(bin, s.args...)
+		}
+		p, err := proc.Start(t.Context(), bin, argv...)
+		if err != nil {
+			t.Failf("could not start %s: %v", t.Target.Package, err)
+		}
+		t.Cleanup(p.Kill)
+		t.AttachStderr(p.Stderr)
+		procs[i] = p
 	}
-	t.Cleanup(p.Kill)
-	t.AttachStderr(p.Stderr)
-	cmd := "go run " + t.Target.Package + " " + strings.Join(quoteArgs(args), " ")
-	t.Wire.Sent(cmd)
-	if !p.WaitExit(wire.EXIT) {
-		t.Fail(check.Failure{What: fmt.Sprintf("the server was still running %v after starting with %s", wire.EXIT, strings.Join(quoteArgs(args), " ")),
-			Got: check.Quote(p.Stderr()), Want: "a non-zero exit, at once, with a message that says why", Repro: cmd})
+	for i, s := range starts {
+		p, args := procs[i], s.args
+		cmd := "go run " + t.Target.Package + " " + strings.Join(quoteArgs(args), " ")
+		t.Wire.Sent(cmd)
+		if !p.WaitExit(wire.EXIT) {
+			t.Fail(check.Failure{What: fmt.Sprintf("the server was still running %v after starting with %s", wire.EXIT, strings.Join(quoteArgs(args), " ")),
+				Got: check.Quote(p.Stderr()), Want: "a non-zero exit, at once, with a message that says why", Repro: cmd})
+		}
+		stderr := p.Stderr()
+		switch {
+		case p.ExitCode() == 0:
+			t.Fail(check.Failure{What: "the server exited with status 0", Got: check.Quote(stderr), Want: "a non-zero exit", Repro: cmd})
+		case strings.Contains(stderr, "listening on"):
+			t.Fail(check.Failure{What: "the server said it was listening before it gave up", Got: check.Quote(stderr), Want: "a refusal before anything listens", Repro: cmd})
+		case !strings.Contains(stderr, s.mention):
+			t.Fail(check.Failure{What: "the server exited, but its message does not mention " + check.Quote(s.mention), Got: check.Quote(stderr),
+				Want: "a message that says what to change", Repro: cmd})
+		}
+		stderrs = append(stderrs, stderr)
 	}
-	stderr := p.Stderr()
-	switch {
-	case p.ExitCode() == 0:
-		t.Fail(check.Failure{What: "the server exited with status 0", Got: check.Quote(stderr), Want: "a non-zero exit", Repro: cmd})
-	case strings.Contains(stderr, "listening on"):
-		t.Fail(check.Failure{What: "the server said it was listening before it gave up", Got: check.Quote(stderr), Want: "a refusal before anything listens", Repro: cmd})
-	case !strings.Contains(stderr, mention):
-		t.Fail(check.Failure{What: "the server exited, but its message does not mention " + check.Quote(mention), Got: check.Quote(stderr),
-			Want: "a message that says what to change", Repro: cmd})
-	}
+	return stderrs
 }
 
 func quoteArgs(args []string) []string {

@@ -133,18 +133,19 @@ func checkNoOriginServed(t *check.T) {
 
 var origin04 = &check.Check{
 	ID: "ORIGIN-04", Step: 1, Severity: check.Must, Budget: 5 * time.Second,
-	Needs:  check.Needs{Mode: check.AnyMode},
-	Title:  "Origin: null gets 403",
-	Spec:   forbiddenRule,
-	Course: "Browsers send the literal origin \"null\" from sandboxed iframes, data: URLs and file:// pages: any site can produce it. The course never allows it.",
+	Needs: check.Needs{Mode: check.AnyMode},
+	Title: "Origin: null, or an empty Origin, gets 403",
+	Spec:  forbiddenRule,
+	Course: "Browsers send the literal origin \"null\" from sandboxed iframes, data: URLs and file:// pages: any site can produce it. The course never allows it. " +
+		"An Origin header that is present but empty is present and invalid, not absent: only a request with no Origin header at all is served.",
 	Hint: check.Hint{
-		Report:   "\"null\" is not scheme://host: a parser that wants both finds nothing to match. Do not treat it like a missing Origin.",
+		Report:   "\"null\" and \"\" are not scheme://host: a parser that wants both finds nothing to match. Do not treat either like a missing Origin: test whether the header is there (r.Header.Values), not whether its value is empty.",
 		Question: "Is \"null\" a missing Origin, or an origin any page can produce?",
 		Pointer:  "The HTML standard serialises an opaque origin (a sandboxed iframe, a data: URL, a file:// page) as the string \"null\".",
 		Near:     "Do not special-case it: parseOrigin finds no \"://\" in \"null\", returns false, and Allows refuses it.",
 	},
 	Claims: []check.Claim{
-		{Claim: "Origin: null is never allowed", Where: "concept, step 1"},
+		{Claim: "Origin: null is never allowed, nor an Origin header that is present but empty", Where: "concept, step 1", How: "initialize with Origin: null, and with an empty Origin header"},
 	},
 	Checklist: []string{"C2"},
 	Run:       checkNullOrigin,
@@ -154,6 +155,11 @@ func checkNullOrigin(t *check.T) {
 	h := startOrigin(t)
 	expectForeignRefused(t, initializeFrom(h, "null"), "initialize from Origin null",
 		"any web page can send \"null\" (a sandboxed iframe, a data: URL), so it is never allowed")
+	hdr := with("", "", "")
+	hdr["Origin"] = []string{""}
+	resp := h.Do(wire.Req{Header: hdr, Body: wire.Request(`1`, "initialize", wire.InitializeParams(spec.Rev)), Purpose: "initialize with an empty Origin header"})
+	expectForeignRefused(t, resp, "initialize with an Origin header that is present but empty",
+		"an empty Origin is present and invalid, not absent: it names no origin the allowlist could allow")
 }
 
 var origin25 = &check.Check{

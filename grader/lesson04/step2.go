@@ -2,6 +2,7 @@ package lesson04
 
 import (
 	"net/http"
+	"strings"
 	"time"
 
 	"mcpcourse/grader/check"
@@ -12,7 +13,7 @@ import (
 
 // step2 holds the checks of step 2: the allowlist.
 var step2 = check.Step{
-	Checks: []*check.Check{origin05, origin06, origin07, origin08, origin09, origin10},
+	Checks: []*check.Check{origin05, origin06, origin07, origin08, origin09, origin10, origin29},
 }
 
 var origin05 = &check.Check{
@@ -126,7 +127,7 @@ var origin08 = &check.Check{
 	Needs:  check.Needs{Mode: check.AnyMode, Allowlist: courseAllowlist},
 	Title:  "origins are parsed: case and an explicit default port do not matter; a path, userinfo, a trailing dot or raw Unicode match nothing",
 	Spec:   forbiddenRule,
-	Course: allowCourse + " Scheme and host compare without case, :443 on https is no port at all, and an Origin that is not exactly scheme://host[:port] in ASCII (browsers send punycode) is refused.",
+	Course: allowCourse + " Scheme and host compare without case, :443 on https is no port at all, and an Origin that is not exactly scheme://host[:port] in ASCII (browsers send punycode) is refused, under a custom scheme's any-host pattern too.",
 	Hint: check.Hint{
 		Report:   "Lower-case scheme and host, drop a port equal to the scheme's default, and refuse anything with \"/\", \"@\", an empty label or a byte above 0x7F.",
 		Question: "Which parts of an origin are case-insensitive, and which spellings of one origin might a client send?",
@@ -134,7 +135,8 @@ var origin08 = &check.Check{
 		Near:     "In parseOrigin: strings.ToLower scheme and host; drop the port when it equals defaultPorts[scheme]; refuse a host with an empty label, a byte outside a-z 0-9 - _, or anything after the port.",
 	},
 	Claims: []check.Claim{
-		{Claim: "origins are parsed: case and an explicit default port do not matter; a path, userinfo, a trailing dot, raw Unicode match nothing; punycode does", Where: "concept, step 2"},
+		{Claim: "origins are parsed: case and an explicit default port do not matter; a path, userinfo, a trailing dot, raw Unicode match nothing; punycode does", Where: "concept, step 2",
+			How: "also ports at both ends of 1 to 65535 and just past them, a leading zero, a sign; a custom scheme's any-host pattern with a path, no host, a space"},
 	},
 	Run: checkParsedOrigins,
 }
@@ -151,7 +153,25 @@ func checkParsedOrigins(t *check.T) {
 		{"https://evil.net@app.example.com", false, "an origin has no userinfo; no browser sends one"},
 		{"https://app.example.com.", false, "the course's allowlist does not strip a trailing dot: app.example.com. is a different origin to a browser"},
 		{"https://bücher.example.com", false, "raw Unicode is not an origin a browser sends (it sends punycode)"},
+		{"https://\u212Aey.example.com", false, "raw Unicode is not an origin a browser sends, the Kelvin sign included, though strings.ToLower turns it into k"},
 		{"https://app.example.com:", false, "a colon with no port is malformed"},
+		// A DNS label is 1 to 63 bytes, a name at most 253.
+		{"https://" + strings.Repeat("a", 63) + ".example.com", true, "a label of 63 bytes, the longest DNS allows, below example.com"},
+		{"https://" + strings.Repeat("a", 64) + ".example.com", false, "a label of 64 bytes is longer than DNS allows"},
+		{"https://" + hostOfLength(253, ".example.com"), true, "a name of 253 bytes, the longest DNS allows, below example.com"},
+		{"https://" + hostOfLength(254, ".example.com"), false, "a name of 254 bytes is longer than DNS allows"},
+		// http://localhost:* takes every port, and only ports: 1 to 65535, as written by a browser.
+		{"http://localhost:65535", true, "http://localhost:* allows every port, the highest included"},
+		{"http://localhost:1", true, "http://localhost:* allows every port, the lowest included"},
+		{"http://localhost:65536", false, "65536 is not a port"},
+		{"http://localhost:0", false, "0 is not a port a page is served from"},
+		{"http://localhost:05173", false, "a browser writes a port without a leading zero"},
+		{"http://localhost:+80", false, "a port is digits only"},
+		{"https://z9.example.com", true, "a label may hold every letter and digit, z and 9 included"},
+		{"vscode-webview://a", true, "vscode-webview://* allows any host of that scheme, one letter long too"},
+		{"vscode-webview://1a2b3c/x", false, "vscode-webview://* allows any host of that scheme, not anything at all: an origin has no path"},
+		{"vscode-webview://", false, "vscode-webview://* allows any host of that scheme, and this origin has none"},
+		{"vscode-webview://a b", false, "vscode-webview://* allows any host of that scheme; a space is in no host"},
 	})
 }
 
@@ -191,27 +211,114 @@ func checkDefaultAllowlist(t *check.T) {
 }
 
 var origin10 = &check.Check{
-	ID: "ORIGIN-10", Step: 2, Severity: check.Must, Budget: 5 * time.Second,
-	Needs:  check.Needs{Restart: true},
-	Title:  "a malformed or too-wide -allow-origin stops the server at start, naming the pattern",
-	Spec:   forbiddenRule,
-	Course: "An allowlist with a typo must stop the server, not quietly allow less, or more, than meant. The course refuses https://*, patterns without a scheme, a * inside a label, and paths.",
+	ID: "ORIGIN-10", Step: 2, Severity: check.Must, Budget: 15 * time.Second, // some thirty starts, slow under the race detector
+	Needs: check.Needs{Restart: true},
+	Title: "a malformed or too-wide -allow-origin stops the server at start, naming the pattern",
+	Spec:  forbiddenRule,
+	Course: "An allowlist with a typo must stop the server, not quietly allow less, or more, than meant. The course refuses a host of * for a web scheme (http, https, ws, wss, in any case: a scheme is case-insensitive), " +
+		"a wildcard below a single label (*.com), patterns without a scheme or with one that is not a scheme (a letter, then letters, digits, +, - and .), a * inside a label, a port of 0, a port and :*, and paths.",
 	Hint: check.Hint{
 		Report:   "Parse every pattern before listening; on the first error, exit non-zero with a message that quotes it.",
 		Question: "What should happen to a pattern your parser cannot read?",
 		Pointer:  "flag.Value and NewAllowlist return errors; main exits with log.Fatal. A pattern of https://* would allow every web site.",
-		Near:     "parsePattern returns fmt.Errorf(\"allowed origin %q: %s\", s, why) for a missing scheme, a path, a * inside a label, or a host of * for http/https; NewAllowlist returns the first error.",
+		Near:     "parsePattern returns fmt.Errorf(\"allowed origin %q: %s\", s, why) for a missing scheme, a path, a * inside a label, a host of * for a web scheme (looked up lower-cased, as matching compares it), or *. before a single label; NewAllowlist returns the first error.",
 	},
 	Claims: []check.Claim{
-		{Claim: "a malformed or too-wide pattern stops the server at start, quoting it", Where: "concept, step 2", How: "https://*, a pattern without a scheme, a * inside a label, a path"},
+		{Claim: "a malformed or too-wide pattern stops the server at start, quoting it", Where: "concept, step 2",
+			How: "https://*, http://*, ws://*, wss://*, the scheme in capitals (HTTPS://*), with :*; *.com and *.localhost below a single label; a pattern without a scheme, a * inside a label, port 0, a path"},
 	},
 	Run: checkBadPatterns,
 }
 
 func checkBadPatterns(t *check.T) {
-	for _, bad := range []string{"https://*", "app.example.com", "https://app*.example.com", "https://example.com/mcp"} {
-		expectRefusedStart(t, bad, "-addr", "127.0.0.1:0", "-allow-origin", "http://localhost:*,"+bad)
+	var starts []refusedStart
+	for _, bad := range tooWidePatterns {
+		starts = append(starts, refusedStart{bad, []string{"-addr", "127.0.0.1:0", "-allow-origin", "http://localhost:*," + bad}})
 	}
+	for _, bad := range []string{"app.example.com", "https://app*.example.com", "https://example.com/mcp", "https://*.example.com:0", "https://app.example.com:*:*", "https://app.example.com:8443:*",
+		"x_y://*", "1app://*", "a@b://*", "a`b://*", "http://[fe80::1%eth0]", "http://[127.0.0.1]:*", "http://[::1"} {
+		starts = append(starts, refusedStart{bad, []string{"-addr", "127.0.0.1:0", "-allow-origin", "http://localhost:*," + bad}})
+	}
+	expectRefusedStarts(t, nil, starts)
+}
+
+var origin29 = &check.Check{
+	ID: "ORIGIN-29", Step: 2, Severity: check.Must, Budget: 5 * time.Second,
+	Needs: check.Needs{Restart: true},
+	Title: "patterns are parsed as origins are: a written-out default port, IPv6 hosts, every character of a scheme",
+	Spec:  forbiddenRule,
+	Course: allowCourse + " A port equal to the scheme's default (80 for http, 443 for https) is no port at all, on both sides: in the Origin (ORIGIN-08) and in the pattern, " +
+		"where an operator may well write it out. Browsers never send it, so a pattern that kept it would name an origin no browser sends.",
+	Hint: check.Hint{
+		Report:   "Drop a port equal to defaultPorts[scheme] in parsePattern too, not only in parseOrigin: both sides must hold \"\" for the default port, or they never compare equal.",
+		Question: "A pattern says https://app.example.com:443, and a browser sends Origin: https://app.example.com: which port does each of them hold once parsed?",
+		Pointer:  "RFC 6454 §6.2: a browser omits the port when it is the scheme's default; RFC 3986 §6.2.3: a default port is the same as none.",
+		Near:     "At the end of parsePattern, as in parseOrigin: p.port = port; if p.port == defaultPorts[p.scheme] { p.port = \"\" }.",
+	},
+	Claims: []check.Claim{
+		{Claim: "a default port written out in a pattern is the same as none: the pattern names the origin a browser sends, and no other port", Where: "step 2",
+			How: "-allow-origin https://app.example.com:443, http://localhost:80, https://*.dev.example.com:443, https://api.example.com:80 (spaces after the commas): each origin with the port and without, and with another port or scheme"},
+		{Claim: "a custom scheme's pattern takes every character a scheme may hold, in any case", Where: "step 2", How: "tauri://localhost, moz-extension://*, X-App.v0.9+Web://*"},
+	},
+	Run: checkPatternDefaultPorts,
+}
+
+func checkPatternDefaultPorts(t *check.T) {
+	// Spaces after the commas, as an operator may type them, do not matter.
+	h := wire.StartHTTP(t, "-allow-origin", "https://app.example.com:443, http://localhost:80", "-allow-origin", "https://*.dev.example.com:443 , https://api.example.com:80",
+		"-allow-origin", "tauri://localhost,moz-extension://*,X-App.v0.9+Web://*,kitty://*", "-allow-origin", "http://[::1]:8080")
+	expectOrigins(t, h, []originCase{
+		{"https://app.example.com", true, "https://app.example.com:443 names it: 443 is https's default port, which a browser leaves out"},
+		{"https://app.example.com:443", true, "the very origin the pattern names"},
+		{"http://localhost", true, "http://localhost:80 names it: 80 is http's default port"},
+		{"http://localhost:80", true, "the very origin the pattern names"},
+		{"https://a.dev.example.com", true, "https://*.dev.example.com:443 names it: 443 is https's default port"},
+		{"https://api.example.com:80", true, "https://api.example.com:80 names it exactly: 80 is not https's default"},
+		{"https://app.example.com:8443", false, "the pattern names port 443 only"},
+		{"http://app.example.com", false, "the pattern says https"},
+		{"http://localhost:8080", false, "the pattern names port 80 only"},
+		{"https://localhost", false, "the pattern says http"},
+		{"https://api.example.com", false, "https://api.example.com means port 443, and the pattern names port 80"},
+		{"https://a.dev.example.com:8443", false, "the pattern names port 443 only"},
+		// A custom scheme holds letters, digits, "+", "-" and ".", in any case.
+		{"tauri://localhost", true, "tauri://localhost names it"},
+		{"moz-extension://4b6f2a1c", true, "moz-extension://* allows any host of that scheme"},
+		{"x-app.v0.9+web://1a2b", true, "X-App.v0.9+Web://* allows any host of that scheme, whose name compares without case"},
+		{"tauri://evil.example", false, "tauri://localhost names localhost only"},
+		{"\u212Aitty://1a2b", false, "a scheme is ASCII: the Kelvin sign is not k, though strings.ToLower makes it one"},
+		// An IPv6 host is in brackets, and its port after them.
+		{"http://[::1]:8080", true, "http://[::1]:8080 names it"},
+		{"http://[0:0:0:0:0:0:0:1]:8080", true, "the same address, written out"},
+		{"http://[::1]:9090", false, "http://[::1]:8080 names port 8080 only"},
+		{"http://[::1]", false, "http://[::1]:8080 names port 8080, and this is port 80"},
+		{"http://[::1]8080", false, "a port follows a colon"},
+		{"http://[::1]x8080", false, "a port follows a colon, and nothing else comes after the brackets"},
+	})
+}
+
+// tooWidePatterns would let every web site in, or every site under a
+// top-level domain: a host of * for each scheme a web page can have, in any
+// case and with a port wildcard, and a wildcard below a single label.
+var tooWidePatterns = []string{"https://*", "http://*", "HTTPS://*", "Http://*", "https://*:*", "wss://*", "ws://*",
+	"https://*.com", "http://*.localhost", "HTTPS://*.com", "https://*.COM:*"}
+
+// hostOfLength returns a DNS name of n bytes that ends in suffix, made of
+// labels of 63 bytes at most.
+func hostOfLength(n int, suffix string) string {
+	var b strings.Builder
+	for left := n - len(suffix); left > 0; {
+		if b.Len() > 0 {
+			b.WriteByte('.')
+			left--
+		}
+		k := min(63, left)
+		if left-k == 1 {
+			k-- // never leave a single byte for a label after a dot
+		}
+		b.WriteString(strings.Repeat("b", k))
+		left -= k
+	}
+	return b.String() + suffix
 }
 
 // allowCourse says what the course asks of the allowlist beyond the spec's

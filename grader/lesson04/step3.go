@@ -17,7 +17,7 @@ import (
 
 // step3 holds the checks of step 3: the Host header.
 var step3 = check.Step{
-	Checks: []*check.Check{origin11, origin26, origin27},
+	Checks: []*check.Check{origin11, origin26, origin27, origin28},
 }
 
 // hostCourse says what the course asks of the Host check: the spec names
@@ -29,16 +29,18 @@ var origin11 = &check.Check{
 	ID: "ORIGIN-11", Step: 3, Severity: check.Must, Budget: 5 * time.Second,
 	Title:  "on loopback (127.0.0.1 and [::1]), a Host that is a DNS name other than localhost gets 403, on every method, Origin or not",
 	Spec:   rebindingRule,
-	Course: hostCourse + " The official Go SDK refuses the same names on loopback.",
+	Course: hostCourse + " The official Go SDK refuses the same names on loopback. Host is the header the rule reads: X-Forwarded-Host, Forwarded and their kin are headers any page's fetch may add, so they neither excuse a rebound Host nor condemn a good one.",
 	Hint: check.Hint{
-		Report:   "Drop the port from r.Host; serve localhost and IP addresses (netip.ParseAddr), and refuse every other name unless -allow-host lists it. Call it first in guard.",
+		Report:   "Drop the port from r.Host (an IPv6 Host may come without one: [::1]); serve localhost and IP addresses (netip.ParseAddr), and refuse every other name unless -allow-host lists it. Read r.Host only, never X-Forwarded-Host or Forwarded. Call it first in guard.",
 		Question: "After DNS rebinding, which header of a same-origin GET still names the attacker's domain, and which kinds of name can no DNS answer change?",
 		Pointer:  "net.SplitHostPort, netip.ParseAddr; the Go SDK's DisableLocalhostProtection documents the same check, for loopback connections.",
 		Near:     "hostAllowed: host := hostName(r.Host); return isLocalHost(host) || h.hosts.allows(host), where isLocalHost accepts \"localhost\" (EqualFold) or an address netip.ParseAddr reads without a zone. Call it first in guard.",
 	},
 	Claims: []check.Claim{
 		{Claim: "a Host that is a DNS name other than localhost gets 403, on every method, with or without an allowed Origin; localhost and IP addresses are served", Where: "concept, step 3",
-			How: "Host evil.example, localhost.evil.example, 127.0.0.1.nip.io; a GET, a DELETE, and an allowed Origin with a rebound Host; on 127.0.0.1 and on [::1]"},
+			How: "Host evil.example, localhost.evil.example, 127.0.0.1.nip.io; a GET, a DELETE, and an allowed Origin with a rebound Host; on 127.0.0.1 and on [::1]; localhost, 127.0.0.1 and [::1] with and without a port"},
+		{Claim: "the Host rule reads Host, never X-Forwarded-Host, Forwarded or another header a client may add", Where: "step 3",
+			How: "a rebound Host with X-Forwarded-Host, Forwarded, X-Original-Host or X-Host naming localhost gets 403; Host localhost with X-Forwarded-Host or Forwarded naming evil.example is served"},
 	},
 	Checklist: []string{"C4b"},
 	Split:     &check.Split{Rule: "a rebound Host", Parts: "the spec names the defence, not the status: the course's"},
@@ -49,7 +51,7 @@ func checkHostHeader(t *check.T) {
 	h := startOrigin(t)
 	suspectNoGuard(t, h)
 	port := portOf(t, h)
-	for _, good := range []string{"localhost:" + port, "127.0.0.1:" + port, "[::1]:" + port, "localhost"} {
+	for _, good := range []string{"localhost:" + port, "127.0.0.1:" + port, "[::1]:" + port, "localhost", "127.0.0.1", "[::1]", "LOCALHOST:" + port} {
 		expectServed(t, initializeFrom(h, "", "Host", good), "initialize with Host "+good, "it names this machine without DNS")
 	}
 	for _, bad := range []string{"evil.example:" + port, "localhost.evil.example:" + port, "127.0.0.1.nip.io:" + port, "evil.example"} {
@@ -57,6 +59,7 @@ func checkHostHeader(t *check.T) {
 			"a DNS name other than localhost: DNS rebinding could have produced it")
 	}
 	expectRebindingRefused(t, h, "evil.example:"+port)
+	expectHostHeaderOnly(t, h, port)
 
 	// [::1] is loopback too, and needs nothing of the machine but IPv6. A
 	// server at a URL cannot be started again on it.
@@ -71,6 +74,37 @@ func checkHostHeader(t *check.T) {
 	expectServed(t, initializeFrom(h6, ""), "initialize on [::1] with Host [::1]:"+port6, "an IP address cannot be rebound")
 	expectServed(t, initializeFrom(h6, "", "Host", "localhost:"+port6), "initialize on [::1] with Host localhost:"+port6, "localhost is never a rebound name")
 	expectRebindingRefused(t, h6, "evil.example:"+port6)
+}
+
+// forwardingHeaders are the headers a proxy may add to say which Host the
+// client asked for. Any client can send them, a rebound page's fetch
+// included: the Host rule judges r.Host, and none of these.
+var forwardingHeaders = [][2]string{
+	{"X-Forwarded-Host", "localhost"},
+	{"Forwarded", "host=localhost"},
+	{"X-Forwarded-Host", "127.0.0.1"},
+	{"X-Original-Host", "localhost"},
+	{"X-Host", "localhost"},
+}
+
+// expectHostHeaderOnly shows that the Host rule reads Host, and nothing a
+// client could add beside it: a rebound Host with a header that claims
+// localhost gets 403, and the Host localhost with a header that names a
+// foreign name is served.
+func expectHostHeaderOnly(t *check.T, h *wire.HTTP, port string) {
+	rebound := "evil.example:" + port
+	for _, fw := range forwardingHeaders {
+		expectForbiddenHost(t, initializeFrom(h, "", "Host", rebound, fw[0], fw[1]), "initialize with Host "+rebound+" and "+fw[0]+": "+fw[1],
+			"a page's fetch may add any header it likes: the Host rule judges Host, never a header that claims to be a proxy's")
+	}
+	for _, name := range []string{"X-Forwarded-Host", "Forwarded"} {
+		value := "evil.example"
+		if name == "Forwarded" {
+			value = "host=evil.example"
+		}
+		expectServed(t, initializeFrom(h, "", "Host", "localhost:"+port, name, value), "initialize with Host localhost:"+port+" and "+name+": "+value,
+			"the Host rule judges Host alone; a header beside it changes nothing either way")
+	}
 }
 
 // expectRebindingRefused sends what a page whose DNS name was rebound to
@@ -207,5 +241,58 @@ func suspectNoGuard(t *check.T, h *wire.HTTP) {
 	}
 	if resp := initializeFrom(h, "http://evil.example"); resp.Status != http.StatusForbidden {
 		t.Suspect(causeOriginGuard)
+	}
+}
+
+var origin28 = &check.Check{
+	ID: "ORIGIN-28", Step: 3, Severity: check.Must, Budget: 5 * time.Second,
+	Needs: check.Needs{Flags: []string{"-max-sessions"}, Restart: true},
+	Title: "a refused request does no work: no session opened, no tool run",
+	Spec:  forbiddenRule,
+	Course: "A 403 that the handler writes and then goes on past serves the request all the same: the page cannot read the answer, but the session it opened, " +
+		"or the note its tools/call saved, is there. The grader runs the server with -max-sessions 1: after refused initializes (a foreign Origin, " +
+		"two Origins, a rebound Host), an allowed one must still find room; after refused calls of add_note, list_notes must find no note.",
+	Hint: check.Hint{
+		Report:   "After writing the 403 (forbidden, forbiddenHost), return: nothing after the refusal may reach stage 03. A switch whose cases each answer, or an if that returns, both do.",
+		Question: "Once your guard has answered 403, what stops the request from reaching stage 03 anyway?",
+		Pointer:  "net/http: writing a response does not end the handler; only returning does. The rest of the handler still runs, and stage 03 starts the session.",
+		Near:     "In guard: switch { case !h.hostAllowed(r): forbiddenHost(w, r); case !h.originAllowed(r): forbidden(w, ...); default: next.ServeHTTP(w, r) }: each refusal ends the request.",
+	},
+	Claims: []check.Claim{
+		{Claim: "a refused request does no work: no session started, no tool run", Where: "step 1, step 3",
+			How: "with -max-sessions 1: refused initializes (a foreign Origin, two Origins, a rebound Host, a rebound Host from an allowed Origin) leave room for an allowed one; refused calls of add_note leave list_notes empty"},
+	},
+	Checklist: []string{"C2", "C4b"},
+	Run:       checkRefusalDoesNoWork,
+}
+
+func checkRefusalDoesNoWork(t *check.T) {
+	h := startOrigin(t, "-max-sessions", "1")
+	port := portOf(t, h)
+	const evil, app = "http://evil.example", "https://app.example.com"
+	rebound := "evil.example:" + port
+	expectForeignRefused(t, initializeFrom(h, evil), "initialize from Origin "+evil, "the allowlist does not name it")
+	two := with("", "", "")
+	two["Origin"] = []string{app, evil}
+	expectRefused(t, h.Do(wire.Req{Header: two, Body: wire.Request(`1`, "initialize", wire.InitializeParams(spec.Rev)), Purpose: "initialize with two Origin headers"}),
+		"initialize with two Origin headers", "two are one too many", "", false)
+	expectForbiddenHost(t, initializeFrom(h, "", "Host", rebound), "initialize with Host "+rebound, "DNS rebinding could have produced it")
+	expectForbiddenHost(t, initializeFrom(h, app, "Host", rebound), "initialize from an allowed Origin with Host "+rebound, "an allowed Origin does not excuse a rebound Host")
+
+	resp := initializeFrom(h, "")
+	if resp.Status != http.StatusOK || resp.Find(`1`) == nil || resp.Find(`1`).Error != nil {
+		t.Fail(check.Failure{What: fmt.Sprintf("with -max-sessions 1, after four refused initializes, an initialize without an Origin got HTTP %d: a refused initialize opened a session", resp.Status),
+			Got: resp.Summary(), Want: "HTTP 200 and the InitializeResult: a refused request starts no session"})
+	}
+	session := resp.Header.Get("Mcp-Session-Id")
+	h.Do(wire.Req{Header: with(session, spec.Rev, ""), Body: wire.Notification("notifications/initialized", nil), Purpose: "notifications/initialized"})
+	note := wire.Request(`2`, "tools/call", wire.ToolCall("add_note", map[string]any{"text": "from a foreign page"}, nil))
+	expectForeignRefused(t, h.Do(wire.Req{Header: with(session, spec.Rev, evil), Body: note, Purpose: "tools/call add_note in the session, from Origin " + evil}),
+		"tools/call add_note from Origin "+evil, "the allowlist does not name it")
+	expectForbiddenHost(t, h.Do(wire.Req{Header: with(session, spec.Rev, "", "Host", rebound), Body: note, Purpose: "tools/call add_note in the session, with Host " + rebound}),
+		"tools/call add_note with Host "+rebound, "DNS rebinding could have produced it")
+	if text := probe.CallTool(t, h, session, `3`, "list_notes", nil); text != "No notes yet." {
+		t.Fail(check.Failure{What: "after two refused calls of add_note, list_notes answered " + check.Quote(text) + ": a refused tools/call ran its tool",
+			Want: `"No notes yet.": a refused request runs nothing`})
 	}
 }

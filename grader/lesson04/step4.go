@@ -14,7 +14,7 @@ import (
 
 // step4 holds the checks of step 4: CORS.
 var step4 = check.Step{
-	Checks: []*check.Check{origin12, origin13, origin14},
+	Checks: []*check.Check{origin12, origin13, origin14, origin30},
 }
 
 var origin12 = &check.Check{
@@ -23,7 +23,8 @@ var origin12 = &check.Check{
 	Title: "a preflight from an allowed origin echoes it, varies on Origin, and allows the method and MCP's headers",
 	Spec:  corsRule,
 	Course: "A browser page can only send MCP's headers after a CORS preflight. The course requires 2xx, Access-Control-Allow-Origin equal to the origin (never *), Vary: Origin, " +
-		"and Content-Type, Authorization, Mcp-Session-Id, MCP-Protocol-Version and Last-Event-ID for GET, POST and DELETE.",
+		"Content-Type, Authorization, Mcp-Session-Id, MCP-Protocol-Version and Last-Event-ID for GET, POST and DELETE, and Access-Control-Max-Age: 600 (ten minutes). " +
+		"The grant follows the allowlist, not rs/cors's own string matching: every origin the guard serves is granted, the default port written out or left out included.",
 	Hint: check.Hint{
 		Report:   "cors.New(cors.Options{AllowOriginFunc: allowlist.Allows, AllowedMethods: GET, POST, DELETE, AllowedHeaders: the MCP headers}), wrapped around stage 03's handler, inside your guard.",
 		Question: "What must a preflight answer say for a browser to send MCP's headers from another origin?",
@@ -31,7 +32,8 @@ var origin12 = &check.Check{
 		Near:     "cors.New(cors.Options{AllowOriginFunc: allow.Allows, AllowedMethods: []string{\"GET\", \"POST\", \"DELETE\"}, AllowedHeaders: []string{\"Accept\", \"Content-Type\", \"Authorization\", \"Mcp-Session-Id\", \"Mcp-Protocol-Version\", \"Last-Event-Id\"}}).Handler(h.mcp).",
 	},
 	Claims: []check.Claim{
-		{Claim: "a preflight from an allowed origin echoes it (never *), varies on Origin, and allows the method and MCP's headers", Where: "step 4", How: "headers lower-case and sorted, as browsers send them"},
+		{Claim: "a preflight from an allowed origin echoes it (never *), varies on Origin, and allows the method and MCP's headers (Last-Event-ID, Mcp-Session-Id, MCP-Protocol-Version among them), for ten minutes", Where: "step 4",
+			How: "headers lower-case and sorted, as browsers send them; origins of every pattern of the allowlist, with the default port left out and written out"},
 	},
 	Run: checkAllowedPreflight,
 }
@@ -43,27 +45,44 @@ func checkAllowedPreflight(t *check.T) {
 		{"http://localhost:5173", http.MethodGet, "last-event-id,mcp-protocol-version,mcp-session-id"},
 		{"vscode-webview://1a2b3c4d5e6f", http.MethodDelete, "mcp-protocol-version,mcp-session-id"},
 		{"https://app.example.com", http.MethodPost, "authorization,content-type"},
+		// Origins the guard serves that a matcher of strings would not grant:
+		// the default port, left out and written out, and a second label.
+		{"http://localhost", http.MethodGet, "last-event-id,mcp-protocol-version,mcp-session-id"},
+		{"https://app.example.com:443", http.MethodPost, "content-type,mcp-protocol-version,mcp-session-id"},
+		{"https://a.b.example.com", http.MethodGet, "last-event-id,mcp-protocol-version,mcp-session-id"},
+		{"https://mcp.test:8443", http.MethodDelete, "mcp-protocol-version,mcp-session-id"},
 	} {
-		resp := preflight(h, c.origin, c.method, c.headers)
-		what := fmt.Sprintf("the preflight of a %s from %s (Access-Control-Request-Headers: %s)", c.method, c.origin, c.headers)
-		got := resp.Summary() + "; " + corsHeaders(resp.Header)
-		switch acao := resp.Header.Get("Access-Control-Allow-Origin"); {
-		case resp.Status < 200 || resp.Status > 299:
-			t.Fail(check.Failure{What: fmt.Sprintf("%s got HTTP %d", what, resp.Status), Got: got, Want: "2xx with the CORS grant"})
-		case acao == "*":
-			t.Fail(check.Failure{What: what + " was answered Access-Control-Allow-Origin: *, which grants every web site", Got: got,
-				Want: "Access-Control-Allow-Origin: " + c.origin + " (the origin, echoed)"})
-		case acao != c.origin:
-			t.Fail(check.Failure{What: what + " did not echo the origin in Access-Control-Allow-Origin", Got: got, Want: "Access-Control-Allow-Origin: " + c.origin})
-		case !hasToken(resp.Header.Values("Vary"), "Origin"):
-			t.Fail(check.Failure{What: what + " has no Vary: Origin, so a cache may serve one origin's grant to another", Got: got, Want: "Vary: Origin"})
-		case !hasToken(resp.Header.Values("Access-Control-Allow-Methods"), c.method):
-			t.Fail(check.Failure{What: what + " does not allow the method", Got: got, Want: "Access-Control-Allow-Methods listing " + c.method})
-		}
-		for _, name := range strings.Split(c.headers, ",") {
-			if !hasToken(resp.Header.Values("Access-Control-Allow-Headers"), name) {
-				t.Fail(check.Failure{What: what + " does not allow the header " + name, Got: got, Want: "Access-Control-Allow-Headers listing " + c.headers})
-			}
+		expectPreflightGranted(t, h, c.origin, c.method, c.headers)
+	}
+}
+
+// expectPreflightGranted sends a preflight from an allowed origin and fails
+// the check unless its answer grants that origin (echoed, never *), varies
+// on Origin, allows the method and every header asked for, and lets the
+// browser keep the grant for ten minutes.
+func expectPreflightGranted(t *check.T, h *wire.HTTP, origin, method, headers string) {
+	resp := preflight(h, origin, method, headers)
+	what := fmt.Sprintf("the preflight of a %s from %s (Access-Control-Request-Headers: %s)", method, origin, headers)
+	got := resp.Summary() + "; " + corsHeaders(resp.Header)
+	switch acao := resp.Header.Get("Access-Control-Allow-Origin"); {
+	case resp.Status < 200 || resp.Status > 299:
+		t.Fail(check.Failure{What: fmt.Sprintf("%s got HTTP %d", what, resp.Status), Got: got, Want: "2xx with the CORS grant"})
+	case acao == "*":
+		t.Fail(check.Failure{What: what + " was answered Access-Control-Allow-Origin: *, which grants every web site", Got: got,
+			Want: "Access-Control-Allow-Origin: " + origin + " (the origin, echoed)"})
+	case acao != origin:
+		t.Fail(check.Failure{What: what + " did not echo the origin in Access-Control-Allow-Origin", Got: got, Want: "Access-Control-Allow-Origin: " + origin})
+	case !hasToken(resp.Header.Values("Vary"), "Origin"):
+		t.Fail(check.Failure{What: what + " has no Vary: Origin, so a cache may serve one origin's grant to another", Got: got, Want: "Vary: Origin"})
+	case !hasToken(resp.Header.Values("Access-Control-Allow-Methods"), method):
+		t.Fail(check.Failure{What: what + " does not allow the method", Got: got, Want: "Access-Control-Allow-Methods listing " + method})
+	case resp.Header.Get("Access-Control-Max-Age") != "600":
+		t.Fail(check.Failure{What: what + " does not let the browser keep the grant for ten minutes", Got: "Access-Control-Max-Age: " + resp.Header.Get("Access-Control-Max-Age"),
+			Want: "Access-Control-Max-Age: 600, so that not every request costs a preflight"})
+	}
+	for _, name := range strings.Split(headers, ",") {
+		if !hasToken(resp.Header.Values("Access-Control-Allow-Headers"), name) {
+			t.Fail(check.Failure{What: what + " does not allow the header " + name, Got: got, Want: "Access-Control-Allow-Headers listing " + headers})
 		}
 	}
 }
@@ -81,7 +100,8 @@ var origin13 = &check.Check{
 		Near:     "ExposedHeaders: []string{streamable.SessionIDHeader}, and AllowOriginFunc rather than AllowedOrigins: []string{\"*\"}, so that the origin is echoed.",
 	},
 	Claims: []check.Claim{
-		{Claim: "answers to an allowed origin carry Access-Control-Allow-Origin and expose Mcp-Session-Id, the GET stream's too", Where: "step 4"},
+		{Claim: "answers to an allowed origin carry Access-Control-Allow-Origin and expose Mcp-Session-Id, the GET stream's too", Where: "step 4",
+			How: "initialize from an origin of every pattern, with the default port left out and written out, and the GET stream"},
 	},
 	Run: checkCORSResponses,
 }
@@ -109,6 +129,64 @@ func checkCORSResponses(t *check.T) {
 	if g.Header.Get("Access-Control-Allow-Origin") != app {
 		t.Fail(check.Failure{What: "the GET stream opened for " + app + " does not grant that origin, so the page cannot read it",
 			Got: corsHeaders(g.Header), Want: "Access-Control-Allow-Origin: " + app})
+	}
+	// The grant follows the allowlist: every origin the guard serves is
+	// granted, however a matcher of strings would read it.
+	for _, origin := range []string{"http://localhost", "http://localhost:5173", "https://app.example.com:443", "https://a.b.example.com", "vscode-webview://1a2b3c4d5e6f", "https://mcp.test:8443"} {
+		expectAnswerGranted(t, initializeFrom(h, origin), origin)
+	}
+}
+
+// expectAnswerGranted fails the check unless resp, the answer to an
+// initialize from origin, which the allowlist allows, was served and grants
+// that origin: echoed (never *), Mcp-Session-Id exposed.
+func expectAnswerGranted(t *check.T, resp *wire.Response, origin string) {
+	expectServed(t, resp, "initialize from Origin "+origin, "the allowlist allows it")
+	got := corsHeaders(resp.Header)
+	switch acao := resp.Header.Get("Access-Control-Allow-Origin"); {
+	case acao == "*":
+		t.Fail(check.Failure{What: "the answer to initialize from " + origin + " carries Access-Control-Allow-Origin: *, which grants every web site", Got: got,
+			Want: "Access-Control-Allow-Origin: " + origin + " (the origin, echoed)"})
+	case acao != origin:
+		t.Fail(check.Failure{What: "the answer to initialize from " + origin + ", which the guard served, does not grant that origin: the page cannot read it", Got: got,
+			Want: "Access-Control-Allow-Origin: " + origin + ": the grant follows the allowlist", Cause: noGrant(resp.Header)})
+	case !hasToken(resp.Header.Values("Access-Control-Expose-Headers"), "Mcp-Session-Id") || resp.Header.Get("Access-Control-Expose-Headers") == "*":
+		t.Fail(check.Failure{What: "the answer to initialize from " + origin + " does not expose Mcp-Session-Id", Got: got, Want: "Access-Control-Expose-Headers: Mcp-Session-Id"})
+	}
+}
+
+var origin30 = &check.Check{
+	ID: "ORIGIN-30", Step: 4, Severity: check.Must, Budget: 5 * time.Second,
+	Needs:  check.Needs{Restart: true},
+	Title:  "CORS under the default allowlist: loopback pages are granted their origin, never *",
+	Spec:   corsRule,
+	Course: "Without -allow-origin the allowlist is LoopbackOrigins, and CORS must follow it: rs/cors's own AllowedOrigins, left empty, means every origin, and answers Access-Control-Allow-Origin: *. The course requires the grant to come from the allowlist, under the defaults as under flags.",
+	Hint: check.Hint{
+		Report:   "Give rs/cors the allowlist itself (AllowOriginFunc: allow.Allows), never the raw -allow-origin list (AllowedOrigins: opts.AllowOrigins), which is empty without the flag: rs/cors reads an empty list as \"every origin\".",
+		Question: "Started without -allow-origin, what does your CORS layer think it allows?",
+		Pointer:  "rs/cors Options.AllowedOrigins: an empty list allows every origin, as a list holding * does; AllowOriginFunc, when set, decides instead.",
+		Near:     "cors.New(cors.Options{AllowOriginFunc: allow.Allows, ...}): allow is NewAllowlist's answer, LoopbackOrigins when no pattern was given.",
+	},
+	Claims: []check.Claim{
+		{Claim: "CORS follows the allowlist under the defaults too: loopback pages are granted their origin, never *; a foreign preflight gets 403", Where: "step 4",
+			How: "a server without -allow-origin: preflights and initialize from http://localhost:5173, http://127.0.0.1:8080, http://[::1]:3000; a preflight from http://evil.example"},
+	},
+	Run: checkDefaultCORS,
+}
+
+func checkDefaultCORS(t *check.T) {
+	h := wire.StartHTTP(t)
+	for _, origin := range []string{"http://localhost:5173", "http://127.0.0.1:8080", "http://[::1]:3000"} {
+		expectPreflightGranted(t, h, origin, http.MethodPost, "content-type,mcp-protocol-version,mcp-session-id")
+		expectPreflightGranted(t, h, origin, http.MethodGet, "last-event-id,mcp-protocol-version,mcp-session-id")
+		expectAnswerGranted(t, initializeFrom(h, origin), origin)
+	}
+	for _, origin := range []string{"http://evil.example", "https://app.example.com"} {
+		resp := preflight(h, origin, http.MethodPost, "content-type,mcp-protocol-version")
+		expectForeignRefused(t, resp, "without -allow-origin, the preflight of a POST from "+origin, "the default allowlist trusts loopback pages only")
+		if acao := resp.Header.Get("Access-Control-Allow-Origin"); acao != "" {
+			t.Fail(check.Failure{What: "the refused preflight from " + origin + " still carries a CORS grant", Got: corsHeaders(resp.Header), Want: "no Access-Control-Allow-Origin"})
+		}
 	}
 }
 

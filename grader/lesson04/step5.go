@@ -1,9 +1,15 @@
 package lesson04
 
 import (
+	"bufio"
+	"debug/buildinfo"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
+	"net/url"
+	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -18,10 +24,7 @@ import (
 
 // step5 holds the checks of step 5: the WebSocket.
 var step5 = check.Step{
-	Checks: []*check.Check{origin15, origin16, origin17, origin18, origin19, origin20, origin21, origin22, origin24},
-	Unchecked: []check.Claim{
-		{Claim: "/ws answers 503 when the server holds -max-sessions sockets", Where: "step 5 (the reference)", How: "not checked yet"},
-	},
+	Checks: []*check.Check{origin15, origin16, origin17, origin18, origin19, origin20, origin21, origin22, origin24, origin31, origin32, origin33},
 }
 
 var origin15 = &check.Check{
@@ -63,7 +66,7 @@ func checkWebSocketServes(t *check.T) {
 var origin16 = &check.Check{
 	ID: "ORIGIN-16", Step: 5, Severity: check.Must, Budget: 5 * time.Second,
 	Needs:  check.Needs{Course: webSocket},
-	Title:  "/ws refuses the handshake of a foreign Origin, null and look-alikes included, with 403",
+	Title:  "/ws refuses a foreign, null, empty or second Origin, and look-alikes, with 403",
 	Spec:   validateRule,
 	Course: "A browser opens a WebSocket to any address without a preflight, carrying the page's Origin: without the check, any web site can drive the server (cross-site WebSocket hijacking). gorilla answers a refused handshake with 403.",
 	Hint: check.Hint{
@@ -74,6 +77,7 @@ var origin16 = &check.Check{
 	},
 	Claims: []check.Claim{
 		{Claim: "/ws refuses a foreign Origin, null and look-alikes with 403 (CheckOrigin, not gorilla's default)", Where: "concept, step 5", How: "with a positive control"},
+		{Claim: "/ws judges every Origin header, as the guard does: an empty Origin and two Origins get 403", Where: "step 5", How: "an empty Origin; an allowed and a foreign one in both orders; an allowed one twice"},
 	},
 	Checklist: []string{"C2"},
 	Run:       checkWebSocketRefuses,
@@ -88,7 +92,18 @@ func checkWebSocketRefuses(t *check.T) {
 				Got: resp.Summary(), Want: "HTTP 403, and no upgrade", Cause: noSocket(ws, resp.Status)})
 		}
 	}
-	dialWS(t, h, originHeader("https://app.example.com"), "handshake from Origin https://app.example.com (the positive control)")
+	// Every Origin header counts, as on /mcp: an empty one is present and
+	// invalid, and two are one too many, whichever of them is allowed.
+	const app, evil = "https://app.example.com", "http://evil.example"
+	for _, origins := range [][]string{{""}, {app, evil}, {evil, app}, {app, app}} {
+		what := fmt.Sprintf("the WebSocket handshake with the Origin headers %q", origins)
+		ws, resp := h.DialWS(http.Header{"Origin": origins}, what)
+		if ws != nil || resp.Status != http.StatusForbidden {
+			t.Fail(check.Failure{What: fmt.Sprintf("%s got HTTP %d: CheckOrigin must judge every Origin header, as the guard does", what, resp.Status),
+				Got: resp.Summary(), Want: "HTTP 403, and no upgrade", Cause: noSocket(ws, resp.Status)})
+		}
+	}
+	dialWS(t, h, originHeader(app), "handshake from Origin "+app+" (the positive control)")
 }
 
 var origin17 = &check.Check{
@@ -104,7 +119,7 @@ var origin17 = &check.Check{
 		Near:     "At the top of WebSocket's handler: if !h.hostAllowed(r) { forbiddenHost(w, r); return }, before Upgrade.",
 	},
 	Claims: []check.Claim{
-		{Claim: "/ws checks Host too", Where: "step 5"},
+		{Claim: "/ws checks Host too", Where: "step 5", How: "evil.example and localhost.evil.example with a port, a rebound Host with X-Forwarded-Host: localhost; localhost, [::1] and 127.0.0.1 (no port) are served"},
 	},
 	Checklist: []string{"C4b"},
 	Run:       checkWebSocketHost,
@@ -113,14 +128,20 @@ var origin17 = &check.Check{
 func checkWebSocketHost(t *check.T) {
 	h := startOrigin(t)
 	_, port, _ := net.SplitHostPort(strings.TrimSuffix(strings.TrimPrefix(h.URL, "http://"), "/mcp"))
-	for _, bad := range []string{"evil.example:" + port, "localhost.evil.example:" + port} {
-		ws, resp := h.DialWS(originHeader("", "Host", bad), "handshake with Host "+bad)
+	for _, bad := range [][]string{{"Host", "evil.example:" + port}, {"Host", "localhost.evil.example:" + port}, {"Host", "evil.example:" + port, "X-Forwarded-Host", "localhost"}} {
+		what := "Host " + bad[1]
+		if len(bad) > 2 {
+			what += " and " + bad[2] + ": " + bad[3]
+		}
+		ws, resp := h.DialWS(originHeader("", bad...), "handshake with "+what)
 		if ws != nil || resp.Status != http.StatusForbidden {
-			t.Fail(check.Failure{What: fmt.Sprintf("the WebSocket handshake with Host %s got HTTP %d", bad, resp.Status), Got: resp.Summary(), Want: "HTTP 403, and no upgrade",
+			t.Fail(check.Failure{What: fmt.Sprintf("the WebSocket handshake with %s got HTTP %d", what, resp.Status), Got: resp.Summary(), Want: "HTTP 403, and no upgrade",
 				Cause: noSocket(ws, resp.Status)})
 		}
 	}
-	dialWS(t, h, originHeader("", "Host", "localhost:"+port), "handshake with Host localhost:"+port+" (the positive control)")
+	for _, good := range []string{"localhost:" + port, "[::1]", "127.0.0.1"} {
+		dialWS(t, h, originHeader("", "Host", good), "handshake with Host "+good+" (a name no DNS answer can change)")
+	}
 }
 
 var origin18 = &check.Check{
@@ -268,9 +289,9 @@ func checkWebSocketLeaks(t *check.T) {
 }
 
 var origin22 = &check.Check{
-	ID: "ORIGIN-22", Step: 5, Severity: check.Must, Budget: 8 * time.Second,
-	Needs:  check.Needs{Course: webSocket, Signal: true},
-	Title:  "SIGTERM closes open WebSockets with 1001 (going away), and the server exits",
+	ID: "ORIGIN-22", Step: 5, Severity: check.Must, Budget: 10 * time.Second,
+	Needs:  check.Needs{Course: webSocket, Signal: true, Optional: []check.Feature{check.GETStream}},
+	Title:  "SIGTERM closes every WebSocket with 1001 and ends the GET streams at once; the server exits",
 	Spec:   check.Spec{Rev: spec.Rev, Section: "basic/lifecycle › Shutdown", Quote: "the server SHOULD initiate shutdown by closing the connection"},
 	Course: "http.Server.Shutdown does not track hijacked connections: the handler must close its sockets itself, with a close frame, when shutdown begins.",
 	Hint: check.Hint{
@@ -280,7 +301,8 @@ var origin22 = &check.Check{
 		Near:     "CloseStreams calls h.sockets.closeAll(), which cancels each connection; serveSocket then sends websocket.CloseGoingAway; Close waits for them (h.sockets.wait).",
 	},
 	Claims: []check.Claim{
-		{Claim: "SIGTERM closes open sockets with 1001, and the server exits 0", Where: "step 5"},
+		{Claim: "SIGTERM closes open sockets with 1001, and the server exits 0", Where: "step 5", How: "24 sockets, each with a countdown running: every one gets its close frame before the process exits"},
+		{Claim: "SIGTERM ends stage 03's GET streams at once, through the stage's CloseStreams", Where: "step 5", How: "a GET stream open at SIGTERM ends within 1 s"},
 	},
 	Run: checkWebSocketShutdown,
 }
@@ -289,22 +311,95 @@ func checkWebSocketShutdown(t *check.T) {
 	if !proc.CanTerminate {
 		return // no SIGTERM on this system; the check has nothing to test
 	}
+	// A GET stream, which stage 03 ends for the shutdown, beside a socket.
 	h := startOrigin(t)
 	ws := dialWS(t, h, nil, "handshake")
 	ws.Initialize(spec.Rev)
+	session, _ := h.Initialize(spec.Rev)
+	get := probe.OpenGET(t, h, session, spec.Rev, "", "GET stream of an HTTP session")
+	sent := terminate(t, h)
+	if _, ended := get.End(time.Second); !ended {
+		t.Fail(check.Failure{What: "the GET stream was still open 1 s after SIGTERM: the shutdown waits for a stream that never ends by itself, then cuts it off",
+			Want: "the stream ended at once: CloseStreams ends stage 03's GET streams (h.mcp.CloseStreams()) as well as the sockets"})
+	}
+	expectGoingAway(t, ws, sent, "the socket")
+	expectExit(t, h, sent)
+
+	// Many sockets, each with a request running, and nothing else: once the
+	// last has said goodbye, nothing is left to wait for, and a process
+	// that waits out a fixed time, or none, shows.
+	h = startOrigin(t)
+	const n = 24
+	var sockets []*wire.WS
+	for i := 0; i < n; i++ {
+		ws := dialWS(t, h, nil, fmt.Sprintf("socket %d", i+1))
+		ws.Initialize(spec.Rev)
+		ws.Send(wire.Request(`2`, "tools/call", wire.ToolCall("countdown", map[string]any{"from": 50, "interval_ms": 100}, nil)))
+		sockets = append(sockets, ws)
+	}
+	for _, ws := range sockets {
+		ws.Call(`3`, "ping", nil) // its countdown has started
+	}
+	sent = terminate(t, h)
+	for i, ws := range sockets {
+		expectGoingAway(t, ws, sent, fmt.Sprintf("socket %d of %d", i+1, n))
+	}
+	closed := time.Now()
+	expectExit(t, h, sent)
+	allowed := exitAfterGoodbyes
+	if raceBuilt(t) {
+		allowed += time.Second // the race detector's runtime sleeps a second before exiting (GORACE atexit_sleep_ms)
+	}
+	if waited := time.Since(closed); waited > allowed {
+		t.Fail(check.Failure{What: fmt.Sprintf("the server exited %v after the last socket's close frame, with nothing left to wait for", waited.Round(10*time.Millisecond)),
+			Want: fmt.Sprintf("an exit within %v once every socket has closed: Close waits for the sockets until the last one is done, not for a fixed time", allowed)})
+	}
+}
+
+// raceBuilt reports whether the target was built with the race detector,
+// which makes it slower, and its exit a second later.
+func raceBuilt(t *check.T) bool {
+	if t.Target.Binary == "" {
+		return false
+	}
+	info, err := buildinfo.ReadFile(t.Target.Binary)
+	if err != nil {
+		return false
+	}
+	for _, s := range info.Settings {
+		if s.Key == "-race" && s.Value == "true" {
+			return true
+		}
+	}
+	return false
+}
+
+// terminate sends the server SIGTERM, and returns when.
+func terminate(t *check.T, h *wire.HTTP) time.Time {
 	t.Wire.Event("sent SIGTERM")
 	sent := time.Now()
 	if err := h.Proc.Terminate(); err != nil {
 		t.Failf("could not send SIGTERM: %v", err)
 	}
-	why, ended := ws.AwaitEnd(1500 * time.Millisecond)
+	return sent
+}
+
+// expectGoingAway fails the check unless ws ends with close code 1001
+// within 1.5 s of sent.
+func expectGoingAway(t *check.T, ws *wire.WS, sent time.Time, which string) {
+	why, ended := ws.AwaitEnd(time.Until(sent.Add(1500 * time.Millisecond)))
 	switch {
 	case !ended:
-		t.Fail(check.Failure{What: "the WebSocket was still open 1.5 s after SIGTERM", Want: "a close frame with code 1001 (going away), at once"})
+		t.Fail(check.Failure{What: which + " was still open 1.5 s after SIGTERM", Want: "a close frame with code 1001 (going away), at once"})
 	case !isGoingAway(why):
-		t.Fail(check.Failure{What: "after SIGTERM the WebSocket ended without a close frame saying 1001 (going away)", Got: fmt.Sprint(why),
-			Want: "a close frame with code 1001, so the client knows to come back later"})
+		t.Fail(check.Failure{What: "after SIGTERM " + which + " ended without a close frame saying 1001 (going away)", Got: fmt.Sprint(why),
+			Want: "a close frame with code 1001 on every socket, so each client knows to come back later: the process waits for the sockets' goodbyes before it exits"})
 	}
+}
+
+// expectExit fails the check unless the server exits with status 0 within
+// 3 s of sent.
+func expectExit(t *check.T, h *wire.HTTP, sent time.Time) {
 	if !h.Proc.WaitExit(time.Until(sent.Add(3 * time.Second))) {
 		t.Fail(check.Failure{What: "the server was still running 3 s after SIGTERM", Want: "the server exits"})
 	}
@@ -312,6 +407,10 @@ func checkWebSocketShutdown(t *check.T) {
 		t.Fail(check.Failure{What: "after SIGTERM the server exited with " + h.Proc.Status(), Want: "exit status 0: a requested stop is not a failure"})
 	}
 }
+
+// exitAfterGoodbyes is how long a server may take to exit once its last
+// socket has closed: no time to wait out, but room for a loaded machine.
+const exitAfterGoodbyes = 600 * time.Millisecond
 
 // isGoingAway reports whether a connection ended with close code 1001.
 func isGoingAway(err error) bool {
@@ -325,7 +424,7 @@ var origin24 = &check.Check{
 	Title: "a binary frame closes the socket with 1003 (unsupported data), unanswered",
 	Spec:  customRule,
 	Course: "A message travels as one text frame, as UTF-8 JSON. A binary frame is data the endpoint cannot accept, and RFC 6455 §7.4.1 names the " +
-		"close code for it: 1003. The course requires the socket closed with 1003 within 1 s, and the frame's content never run as a message.",
+		"close code for it: 1003. The course requires the socket closed with 1003 within 2 s, with a request still running, and the frame's content never run as a message.",
 	Hint: check.Hint{
 		Report:   "In frameReader.Read, check the kind ReadMessage returns: for anything but websocket.TextMessage, r.refuse(websocket.CloseUnsupportedData, ...) and return io.EOF.",
 		Question: "How does a WebSocket message say whether it is text, and what does the course's transport carry?",
@@ -333,7 +432,7 @@ var origin24 = &check.Check{
 		Near:     "if kind != websocket.TextMessage { r.refuse(websocket.CloseUnsupportedData, \"send each JSON-RPC message as one text frame\"); return 0, io.EOF }",
 	},
 	Claims: []check.Claim{
-		{Claim: "a binary frame closes the socket with 1003", Where: "step 5", How: "a ping in a binary frame: no answer, and close code 1003 within 1 s"},
+		{Claim: "a binary frame closes the socket with 1003", Where: "step 5", How: "a ping in a binary frame, with a 5 s countdown running: no frame at all, and close code 1003 within 2 s"},
 	},
 	Run: checkBinaryFrame,
 }
@@ -342,21 +441,26 @@ func checkBinaryFrame(t *check.T) {
 	h := startOrigin(t)
 	ws := dialWS(t, h, nil, "handshake")
 	ws.Initialize(spec.Rev)
+	// A request still running does not hold the refusal up: the socket
+	// closes at once, its requests cancelled, as when the client goes.
+	ws.Send(wire.Request(`29`, "tools/call", wire.ToolCall("countdown", map[string]any{"from": 50, "interval_ms": 100}, nil)))
+	ws.Call(`28`, "ping", nil)
 	ws.SendFrame(websocket.BinaryMessage, `{"jsonrpc":"2.0","id":30,"method":"ping"}`)
 	why, ended := ws.AwaitEnd(wire.T1)
 	for _, f := range ws.Pending() {
-		if f.Msg != nil && f.Msg.IsResponseTo(`30`) {
-			t.Fail(check.Failure{What: "the server answered a ping sent in a binary frame", Got: f.Text,
-				Want: "no answer: a binary frame is not a message, and closes the socket with 1003"})
+		what := "the server answered a ping sent in a binary frame"
+		if f.Msg == nil || !f.Msg.IsResponseTo(`30`) {
+			what = "a frame arrived after the binary frame, before the socket closed: its bytes, or a piece of them, were read as a message"
 		}
+		t.Fail(check.Failure{What: what, Got: check.Quote(f.Text), Want: "no frame at all: a binary frame is not a message, and closes the socket with 1003"})
 	}
 	if code, ok := wire.CloseCode(why); !ended || !ok || code != websocket.CloseUnsupportedData {
-		got := "the socket was still open after 1 s"
+		got := "the socket was still open after 2 s"
 		if ended {
 			got = fmt.Sprint("the socket ended: ", why)
 		}
 		t.Fail(check.Failure{What: "a binary frame did not close the socket with 1003", Got: got,
-			Want: "a close frame with code 1003 (unsupported data), within 1 s"})
+			Want: "a close frame with code 1003 (unsupported data), within 2 s"})
 	}
 }
 
@@ -397,3 +501,301 @@ func toolTextOf(t *check.T, resp *wire.Msg) string {
 }
 
 const webSocket = "the WebSocket transport at /ws"
+
+// boundsRule is where the WebSocket's bounds stand: the spec names none
+// for a custom transport; the course does.
+var boundsRule = check.Spec{Rev: spec.Rev, Section: "basic/transports › Custom Transports (the spec names no bound; the course does)", Quote: customRule.Quote}
+
+var origin31 = &check.Check{
+	ID: "ORIGIN-31", Step: 5, Severity: check.Must, Budget: 8 * time.Second,
+	Needs: check.Needs{Course: webSocket, Flags: []string{"-max-sessions"}, Restart: true},
+	Title: "/ws holds at most -max-sessions sockets (503 beyond), and a socket that ends frees its place",
+	Spec:  boundsRule,
+	Course: "Each socket is a session with goroutines of its own, and a browser opens one to any address without asking: the course bounds them by -max-sessions. " +
+		"The grader runs the server with -max-sessions 3: three sockets are served, a fourth handshake gets 503 with Retry-After, and once a socket ends, " +
+		"by a close frame or by a client that vanished, a new handshake is served again within a second.",
+	Hint: check.Hint{
+		Report:   "Count the sockets being served (h.sockets): full() is len(s.live) >= s.max, checked before Upgrade; serveSocket removes its connection when it ends (defer h.sockets.remove(ws)), whichever way it ends.",
+		Question: "With the limit at 3 and three sockets open, what does the fourth handshake get, and what gives its place back when one of the three goes?",
+		Pointer:  "An off-by-one (>) admits one socket too many; a socket that is never removed holds its place forever. RFC 9110 §15.6.4: 503 with Retry-After says when to come back.",
+		Near:     "In WebSocket(): if h.sockets.full() { w.Header().Set(\"Retry-After\", \"5\"); http.Error(w, ..., http.StatusServiceUnavailable); return }; in serveSocket, right after h.sockets.add: defer h.sockets.remove(ws).",
+	},
+	Claims: []check.Claim{
+		{Claim: "/ws answers 503 with Retry-After when the server holds -max-sessions sockets, and admits the last one below it", Where: "step 5", How: "-max-sessions 3: three sockets served, the fourth refused; again after each socket comes and goes"},
+		{Claim: "a socket that ends gives its place back, whether the client closed it or vanished", Where: "step 5", How: "a close frame, then a dropped connection: each time a new handshake is served within 1 s"},
+		{Claim: "a client's close frame is answered with one, and the server then closes the connection", Where: "step 5", How: "RFC 6455 §7.1.1: the TCP connection ends within 2 s of the closing handshake"},
+	},
+	Run: checkSocketCap,
+}
+
+func checkSocketCap(t *check.T) {
+	// -max-sessions 0 means the default, for sockets as for sessions.
+	dialWS(t, startOrigin(t, "-max-sessions", "0"), nil, "a handshake, with -max-sessions 0 (the default limit)").Initialize(spec.Rev)
+
+	const limit = 3
+	h := startOrigin(t, "-max-sessions", fmt.Sprint(limit))
+	var open []*wire.WS
+	admit := func(purpose string) {
+		ws := dialWS(t, h, nil, purpose)
+		ws.Initialize(spec.Rev) // once answered, the server serves it
+		open = append(open, ws)
+	}
+	for i := 1; i <= limit; i++ {
+		admit(fmt.Sprintf("socket %d of -max-sessions %d", i, limit))
+	}
+	expectSocketRefused(t, h, fmt.Sprintf("a handshake with %d sockets open, -max-sessions %d", limit, limit))
+
+	for _, end := range []string{"closed", "dropped"} {
+		gone := open[0]
+		open = open[1:]
+		if end == "closed" {
+			answered, closed := gone.Close()
+			switch {
+			case !answered:
+				t.Fail(check.Failure{What: "a client's close frame (1000) got no close frame back", Want: "the server's close frame, then the connection closed (RFC 6455 §5.5.1, §7.1.1)"})
+			case !closed:
+				t.Fail(check.Failure{What: "after the closing handshake, the server kept the TCP connection open for 2 s", Want: "the server closes the connection once the close frames are exchanged (RFC 6455 §7.1.1)"})
+			}
+		} else {
+			gone.Drop()
+		}
+		ws := awaitSocketAdmitted(t, h, time.Second, "a handshake after one of the "+fmt.Sprint(limit)+" sockets was "+end)
+		ws.Initialize(spec.Rev)
+		open = append(open, ws)
+		expectSocketRefused(t, h, fmt.Sprintf("a handshake with %d sockets open again, -max-sessions %d", limit, limit))
+	}
+}
+
+// expectSocketRefused fails the check unless a handshake gets 503 with a
+// Retry-After of whole seconds.
+func expectSocketRefused(t *check.T, h *wire.HTTP, purpose string) {
+	ws, resp := h.DialWS(nil, purpose)
+	switch {
+	case ws != nil:
+		t.Fail(check.Failure{What: purpose + " was upgraded: the server holds more sockets than -max-sessions", Want: "HTTP 503 Service Unavailable, with Retry-After"})
+	case resp.Status != http.StatusServiceUnavailable:
+		t.Fail(check.Failure{What: fmt.Sprintf("%s got HTTP %d", purpose, resp.Status), Got: resp.Summary(), Want: "HTTP 503 Service Unavailable, with Retry-After"})
+	}
+	if n, err := strconv.Atoi(resp.Header.Get("Retry-After")); err != nil || n <= 0 {
+		t.Fail(check.Failure{What: purpose + " got 503 without a Retry-After of whole seconds", Got: resp.Summary(), Want: "Retry-After: 5 (seconds), so a client knows when to come back"})
+	}
+}
+
+// awaitSocketAdmitted dials /ws until the server upgrades, for up to within,
+// and fails the check if it never does.
+func awaitSocketAdmitted(t *check.T, h *wire.HTTP, within time.Duration, purpose string) *wire.WS {
+	deadline := time.Now().Add(within)
+	for {
+		ws, resp := h.DialWS(nil, purpose)
+		if ws != nil {
+			return ws
+		}
+		if resp.Status != http.StatusServiceUnavailable || time.Now().After(deadline) {
+			t.Fail(check.Failure{What: fmt.Sprintf("%s got HTTP %d, for %v: the socket that ended still holds its place", purpose, resp.Status, within), Got: resp.Summary(),
+				Want: "HTTP 101: a socket that ends gives its place back at once"})
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+var origin32 = &check.Check{
+	ID: "ORIGIN-32", Step: 5, Severity: check.Must, Budget: 20 * time.Second, // 16 MiB frames are slow under the race detector
+	Needs: check.Needs{Course: webSocket},
+	Title: "frames up to 16 MiB arrive whole; a longer one closes with 1009; a blank one gets no answer",
+	Spec:  boundsRule,
+	Course: "A frame is one message, as a line is on stdin, within stage 01's bound: frames up to stdio.MaxMessageBytes (16 MiB) are served, a frame longer than any read buffer arrives whole, " +
+		"and a longer one closes the socket with 1009 (message too big, RFC 6455 §7.4.1) before it is read into memory. A blank frame, like a blank line, is no message and gets no answer.",
+	Hint: check.Hint{
+		Report:   "Keep ws.SetReadLimit(stdio.MaxMessageBytes) before the loop; in frameReader.Read keep what did not fit in p for the next Read (r.line = r.line[n:]); in asLine, a frame of white space is a blank line.",
+		Question: "What happens to the rest of a frame that does not fit in the loop's buffer, and what bounds the size of a frame the server reads into memory?",
+		Pointer:  "gorilla/websocket Conn.SetReadLimit: a longer message is refused with close code 1009 before it is read; io.Reader: Read may return fewer bytes than the caller's buffer holds, the rest comes on the next call.",
+		Near:     "In serveSocket: ws.SetReadLimit(stdio.MaxMessageBytes). In frameReader.Read: n := copy(p, r.line); r.line = r.line[n:]. In asLine: if len(bytes.TrimSpace(frame)) == 0 { return []byte(\"\\n\") }.",
+	},
+	Claims: []check.Claim{
+		{Claim: "a frame longer than the loop's read buffer arrives whole, and the next frame is a message of its own", Where: "step 5", How: "an echo of 200 KiB, then a ping"},
+		{Claim: "blank frames get no answer", Where: "step 5", How: "\"\", \" \", \"\\n\", \"\\r\\n\", \" \\t\\r\\n \", then a ping: only the ping is answered"},
+		{Claim: "a frame of 16 MiB is served; one byte more closes the socket with 1009, unanswered", Where: "step 5", How: "a ping padded with spaces to 16 MiB, then to 16 MiB + 1"},
+	},
+	Checklist: []string{"C51"},
+	Run:       checkFrameBounds,
+}
+
+// maxFrame is stage 01's stdio.MaxMessageBytes: the longest message.
+const maxFrame = 16 << 20
+
+func checkFrameBounds(t *check.T) {
+	h := startOrigin(t)
+	ws := dialWS(t, h, nil, "handshake")
+	ws.Initialize(spec.Rev)
+
+	within := wire.T2
+	if raceBuilt(t) {
+		within = 15 * time.Second // 16 MiB through json.Compact, under the race detector
+	}
+	long := strings.Repeat("0123456789abcdef", 200<<10/16)
+	ws.Send(wire.Request(`40`, "tools/call", wire.ToolCall("echo", map[string]any{"text": long}, nil)))
+	ws.Send(wire.Request(`41`, "ping", nil))
+	echo := ws.Await(within, "response to tools/call echo of 200 KiB (id 40)", func(m *wire.Msg) bool { return m.IsResponseTo(`40`) })
+	if text := toolTextOf(t, echo); text != long {
+		t.Fail(check.Failure{What: fmt.Sprintf("echo of a 200 KiB text answered %d bytes that differ from it: the frame's tail was lost or moved", len(text)), Got: check.Quote(text),
+			Want: "the same 200 KiB: a frame is one message, however long"})
+	}
+	ws.AwaitResponse(`41`, "ping, sent in the frame after the long one")
+
+	for _, blank := range []string{"", " ", "\n", "\r\n", " \t\r\n "} {
+		ws.Send(blank)
+	}
+	ws.Call(`42`, "ping", nil)
+	for _, f := range ws.Pending() {
+		t.Fail(check.Failure{What: "a blank frame was answered", Got: check.Quote(f.Text), Want: "no answer to a blank frame, as to a blank line"})
+	}
+
+	padded := func(id string, size int) string {
+		head := `{"jsonrpc":"2.0","id":` + id + `,"method":"ping"`
+		return head + strings.Repeat(" ", size-len(head)-1) + "}"
+	}
+	if err := ws.TrySend(padded(`43`, maxFrame), within); err != nil {
+		t.Fail(check.Failure{What: "a frame of 16 MiB, the longest message, could not be sent: " + err.Error(), Want: "the server reads frames of up to 16 MiB"})
+	}
+	ws.Await(within, "response to a ping padded to 16 MiB (id 43), the longest message", func(m *wire.Msg) bool { return m.IsResponseTo(`43`) })
+
+	ws.TrySend(padded(`44`, maxFrame+1), within) // the server may close before it has all been written
+	why, ended := ws.AwaitEnd(within - wire.T2 + wire.T1)
+	for _, f := range ws.Pending() {
+		if f.Msg != nil && f.Msg.IsResponseTo(`44`) {
+			t.Fail(check.Failure{What: "a frame of 16 MiB + 1 byte was read and answered: the server reads frames of any size into memory", Got: check.Quote(f.Text),
+				Want: "the socket closed with 1009 (message too big), the frame unread"})
+		}
+	}
+	code, ok := wire.CloseCode(why)
+	switch {
+	case !ended:
+		t.Fail(check.Failure{What: "the socket was still open 2 s after a frame of 16 MiB + 1 byte", Want: "the socket closed with 1009 (message too big)"})
+	case ok && code != websocket.CloseMessageTooBig:
+		t.Fail(check.Failure{What: fmt.Sprintf("a frame of 16 MiB + 1 byte closed the socket with %d", code), Got: fmt.Sprint(why), Want: "close code 1009 (message too big)"})
+	}
+}
+
+var origin33 = &check.Check{
+	ID: "ORIGIN-33", Step: 5, Severity: check.Must, Budget: 6 * time.Second,
+	Needs: check.Needs{Course: webSocket, Flags: []string{"-max-sessions"}, Restart: true},
+	Title: "a refused handshake gets its answer and nothing more: no upgrade behind a 403 or 503",
+	Spec: check.Spec{Rev: spec.Rev, Section: "basic/transports › Custom Transports (RFC 6455 §4.2.2 for the version; the rest is the course's)",
+		Quote: customRule.Quote},
+	Course: "A refusal ends the request: a handler that answers 403 (a rebound Host) or 503 (no room) and goes on to Upgrade writes an upgrade behind its refusal, and serves a socket the client was told it did not get. " +
+		"RFC 6455 §4.2.2: a server that does not speak the client's version MUST say which it speaks, in Sec-WebSocket-Version. The course answers every refused handshake but the 503 with a JSON-RPC error body, as /mcp does.",
+	Hint: check.Hint{
+		Report:   "In WebSocket(), return after forbiddenHost(w, r) and after the 503; keep the given Upgrader.Error, which answers 403 with forbidden and every other status with Sec-Websocket-Version: 13 and httpjson.Error.",
+		Question: "After your handler has answered 403 or 503, what stops it from calling Upgrade anyway?",
+		Pointer:  "net/http: writing a response does not end the handler; gorilla's Upgrade hijacks the connection and writes 101 behind whatever was written. RFC 6455 §4.2.2 (/version/), §4.4.",
+		Near:     "if !h.hostAllowed(r) { forbiddenHost(w, r); return }; if h.sockets.full() { ...; http.Error(w, ..., http.StatusServiceUnavailable); return }.",
+	},
+	Claims: []check.Claim{
+		{Claim: "a refused handshake gets its answer and nothing more: no upgrade behind a 403 or a 503", Where: "step 5", How: "raw connections: a rebound Host, a foreign Origin, a handshake beyond -max-sessions 1; nothing may follow the answer within 200 ms"},
+		{Claim: "an unsupported WebSocket version is told Sec-WebSocket-Version: 13; refused handshakes carry a JSON-RPC error body", Where: "step 5", How: "Sec-WebSocket-Version: 8, a POST handshake, a GET without Upgrade"},
+	},
+	Run: checkHandshakeRefusals,
+}
+
+func checkHandshakeRefusals(t *check.T) {
+	h := startOrigin(t, "-max-sessions", "1")
+	port := portOf(t, h)
+	const key = "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+	upgrade := "Connection: Upgrade\r\nUpgrade: websocket\r\nSec-WebSocket-Version: 13\r\n" + key
+	for _, c := range []struct {
+		what, head string
+		status     int
+	}{
+		{"a handshake with a rebound Host (evil.example)", "GET /ws HTTP/1.1\r\nHost: evil.example:" + port + "\r\n" + upgrade, http.StatusForbidden},
+		{"a handshake from Origin http://evil.example", "GET /ws HTTP/1.1\r\nHost: 127.0.0.1:" + port + "\r\nOrigin: http://evil.example\r\n" + upgrade, http.StatusForbidden},
+		{"a handshake that asks for WebSocket version 8", "GET /ws HTTP/1.1\r\nHost: 127.0.0.1:" + port + "\r\nConnection: Upgrade\r\nUpgrade: websocket\r\nSec-WebSocket-Version: 8\r\n" + key, http.StatusBadRequest},
+		{"a handshake sent as a POST", "POST /ws HTTP/1.1\r\nHost: 127.0.0.1:" + port + "\r\nContent-Length: 0\r\n" + upgrade, http.StatusMethodNotAllowed},
+		{"a GET of /ws without Upgrade", "GET /ws HTTP/1.1\r\nHost: 127.0.0.1:" + port + "\r\n", http.StatusBadRequest},
+	} {
+		resp, after := rawExchange(t, h, c.head+"\r\n", c.what)
+		if resp.Status == http.StatusNotImplemented {
+			t.Fail(check.Failure{What: fmt.Sprintf("%s got HTTP %d", c.what, resp.Status), Got: resp.Summary(), Want: fmt.Sprintf("HTTP %d", c.status), Cause: causeWebSocket})
+		}
+		expectNothingAfter(t, c.what, resp, after)
+		if c.status == http.StatusForbidden {
+			expectRefused(t, resp, c.what, "the socket is refused", "", false)
+			continue
+		}
+		if resp.Status/100 != 4 {
+			t.Fail(check.Failure{What: fmt.Sprintf("%s got HTTP %d", c.what, resp.Status), Got: resp.Summary(), Want: fmt.Sprintf("HTTP %d, with a JSON-RPC error body", c.status)})
+		}
+		if m := resp.ErrorBody(); m == nil || !m.HasNoID() {
+			t.Fail(check.Failure{What: c.what + " got no JSON-RPC error body", Got: resp.Summary(), Want: fmt.Sprintf("HTTP %d, with a JSON-RPC error body", c.status)})
+		}
+		if !hasToken(resp.Header.Values("Sec-WebSocket-Version"), "13") || resp.Header.Get("Sec-WebSocket-Version") == "*" {
+			t.Fail(check.Failure{What: c.what + " was not told which version the server speaks", Got: resp.Summary() + "; " + headerList(resp.Header),
+				Want: "Sec-WebSocket-Version: 13 (RFC 6455 §4.2.2: a server MUST name the versions it understands)"})
+		}
+	}
+
+	// With the one socket -max-sessions allows open, the next handshake
+	// gets 503, and nothing behind it.
+	dialWS(t, h, nil, "the one socket -max-sessions 1 allows").Initialize(spec.Rev)
+	what := "a handshake with the one socket -max-sessions 1 allows open"
+	resp, after := rawExchange(t, h, "GET /ws HTTP/1.1\r\nHost: 127.0.0.1:"+port+"\r\n"+upgrade+"\r\n", what)
+	if resp.Status != http.StatusServiceUnavailable {
+		t.Fail(check.Failure{What: fmt.Sprintf("%s got HTTP %d", what, resp.Status), Got: resp.Summary(), Want: "HTTP 503"})
+	}
+	expectNothingAfter(t, what, resp, after)
+}
+
+// rawExchange sends head, a whole HTTP request, on a connection of its
+// own, and returns the answer and whatever the server wrote after it
+// within afterRefusal: for a refused handshake, nothing.
+func rawExchange(t *check.T, h *wire.HTTP, head, purpose string) (*wire.Response, []byte) {
+	u, err := url.Parse(h.URL)
+	if err != nil {
+		t.Failf("grader bug: the server's URL %q: %v", h.URL, err)
+	}
+	t.Wire.Sent(purpose + ": " + head)
+	conn, err := net.DialTimeout("tcp", u.Host, wire.T1)
+	if err != nil {
+		t.Failf("connecting to %s: %v", u.Host, err)
+	}
+	defer conn.Close()
+	conn.SetDeadline(time.Now().Add(wire.T1))
+	if _, err := io.WriteString(conn, head); err != nil {
+		t.Failf("sending %s: %v", purpose, err)
+	}
+	br := bufio.NewReader(conn)
+	hr, err := http.ReadResponse(br, nil)
+	if err != nil {
+		t.Fail(check.Failure{What: purpose + " got no HTTP answer within 2 s: " + err.Error(), Want: "an HTTP answer, at once"})
+	}
+	body, _ := io.ReadAll(io.LimitReader(hr.Body, 1<<16))
+	hr.Body.Close()
+	resp := &wire.Response{Status: hr.StatusCode, Header: hr.Header, Body: body, ContentType: strings.TrimSpace(strings.Split(hr.Header.Get("Content-Type"), ";")[0])}
+	t.Wire.Received(fmt.Sprintf("HTTP %d %s", resp.Status, body))
+	// A handler that goes on writes its upgrade at once, in the same
+	// goroutine: the refusal's own bytes go out only when Upgrade hijacks.
+	conn.SetReadDeadline(time.Now().Add(afterRefusal))
+	after, _ := io.ReadAll(br)
+	return resp, after
+}
+
+// afterRefusal is how long rawExchange waits for bytes after an answer.
+const afterRefusal = 200 * time.Millisecond
+
+// expectNothingAfter fails the check when the server wrote more after its
+// refusal of a handshake.
+func expectNothingAfter(t *check.T, what string, resp *wire.Response, after []byte) {
+	if len(after) > 0 {
+		t.Fail(check.Failure{What: fmt.Sprintf("%s got HTTP %d, and then more on the same connection: the handler went on after its refusal", what, resp.Status),
+			Got: check.Quote(string(after)), Want: "the answer and nothing after it: a refusal ends the request, and no upgrade follows"})
+	}
+}
+
+// headerList shows every header of an answer, for reports.
+func headerList(h http.Header) string {
+	var parts []string
+	for name, values := range h {
+		parts = append(parts, name+": "+strings.Join(values, ", "))
+	}
+	sort.Strings(parts)
+	return strings.Join(parts, "; ")
+}

@@ -7,6 +7,7 @@ const (
 	originHost      = "solutions/04-origin/host.go"
 	originSocket    = "solutions/04-origin/websocket.go"
 	originFrames    = "solutions/04-origin/frames.go"
+	originMain      = "solutions/04-origin/cmd/server/main.go"
 )
 
 // guardOrigin is the guard's Origin case, which several variants change.
@@ -18,14 +19,14 @@ var lesson04 = []*Variant{
 	// Step 1: the guard.
 	{
 		Name: "cors-is-the-only-guard", Lesson: "04",
-		Kills:   []string{"ORIGIN-01", "ORIGIN-02", "ORIGIN-04", "ORIGIN-06", "ORIGIN-07", "ORIGIN-08", "ORIGIN-09", "ORIGIN-11", "ORIGIN-14", "ORIGIN-25", "ORIGIN-26", "ORIGIN-27"},
+		Kills:   []string{"ORIGIN-01", "ORIGIN-02", "ORIGIN-04", "ORIGIN-06", "ORIGIN-07", "ORIGIN-08", "ORIGIN-09", "ORIGIN-11", "ORIGIN-14", "ORIGIN-25", "ORIGIN-26", "ORIGIN-27", "ORIGIN-28", "ORIGIN-29", "ORIGIN-30"},
 		Mistake: "relies on CORS alone: a foreign page cannot read the answers, but its requests are served, and with them every side effect",
 		Edits: []Edit{{File: originHandler,
 			Old: "\th.endpoint = h.guard(grant.Handler(h.mcp))",
 			New: "\th.endpoint = grant.Handler(h.mcp)"}},
 	},
 	{
-		Name: "origin-checked-on-post-only", Lesson: "04", Kills: []string{"ORIGIN-02", "ORIGIN-14"},
+		Name: "origin-checked-on-post-only", Lesson: "04", Kills: []string{"ORIGIN-02", "ORIGIN-14", "ORIGIN-30"},
 		Mistake: "checks the Origin of POST requests only, so a foreign page can open the session's GET stream, delete the session, and have its preflights granted",
 		Edits: []Edit{{File: originHandler,
 			Old: guardOrigin,
@@ -33,7 +34,7 @@ var lesson04 = []*Variant{
 	},
 	{
 		Name: "origin-required", Lesson: "04",
-		Kills:   []string{"ORIGIN-02", "ORIGIN-03", "ORIGIN-11", "ORIGIN-23", "ORIGIN-26", "ORIGIN-27"},
+		Kills:   []string{"ORIGIN-02", "ORIGIN-03", "ORIGIN-11", "ORIGIN-22", "ORIGIN-23", "ORIGIN-26", "ORIGIN-27", "ORIGIN-28"},
 		Mistake: "refuses requests that carry no Origin, which locks out every CLI and desktop client (typescript-sdk #1205)",
 		Edits: []Edit{{File: originHandler,
 			Old: guardOrigin,
@@ -47,16 +48,24 @@ var lesson04 = []*Variant{
 			New: "\torigins := r.Header.Values(\"Origin\")\n\tif len(origins) == 1 && origins[0] == \"null\" {\n\t\torigins = nil // an opaque origin: as good as none\n\t}\n"}},
 	},
 	{
-		Name: "first-origin-only", Lesson: "04", Kills: []string{"ORIGIN-25"},
+		Name: "first-origin-only", Lesson: "04", Kills: []string{"ORIGIN-04", "ORIGIN-16", "ORIGIN-25", "ORIGIN-28"},
 		Mistake: "judges the first Origin header only (r.Header.Get), so a second one goes in unjudged, whatever it says",
 		Edits: []Edit{{File: originHandler,
 			Old: "\torigins := r.Header.Values(\"Origin\")\n\treturn len(origins) == 0 || (len(origins) == 1 && h.allow.Allows(origins[0]))\n",
 			New: "\torigin := r.Header.Get(\"Origin\")\n\treturn origin == \"\" || h.allow.Allows(origin)\n"}},
 	},
 
+	{
+		Name: "empty-origin-served", Lesson: "04", Kills: []string{"ORIGIN-04", "ORIGIN-16"},
+		Mistake: "treats an Origin header that is present but empty as no Origin at all, and serves it, on /mcp and (through CheckOrigin) on /ws",
+		Edits: []Edit{{File: originHandler,
+			Old: "(len(origins) == 1 && h.allow.Allows(origins[0]))",
+			New: "(len(origins) == 1 && (origins[0] == \"\" || h.allow.Allows(origins[0])))"}},
+	},
+
 	// Step 2: the allowlist.
 	{
-		Name: "wildcard-takes-one-label", Lesson: "04", Kills: []string{"ORIGIN-05"},
+		Name: "wildcard-takes-one-label", Lesson: "04", Kills: []string{"ORIGIN-05", "ORIGIN-08", "ORIGIN-12", "ORIGIN-13"},
 		Mistake: "lets *.example.com stand for one label only, as in a TLS certificate, so a.b.example.com is refused though the course's wildcard takes one label or more",
 		Edits: []Edit{{File: originAllowlist,
 			Old: "\t\treturn strings.HasSuffix(o.host, \".\"+p.host)\n",
@@ -78,14 +87,14 @@ var lesson04 = []*Variant{
 	},
 	{
 		Name: "scheme-ignored", Lesson: "04",
-		Kills:   []string{"ORIGIN-01", "ORIGIN-02", "ORIGIN-06", "ORIGIN-07", "ORIGIN-14", "ORIGIN-16"},
+		Kills:   []string{"ORIGIN-01", "ORIGIN-02", "ORIGIN-06", "ORIGIN-07", "ORIGIN-14", "ORIGIN-16", "ORIGIN-28", "ORIGIN-29", "ORIGIN-33"},
 		Mistake: "compares hosts and ports but not schemes, so http://app.example.com passes for https://*.example.com, and vscode-webview://* lets in every origin of every scheme",
 		Edits: []Edit{{File: originAllowlist,
 			Old: "\tif o.scheme != p.scheme || (!p.anyPort && o.port != p.port) {",
 			New: "\tif !p.anyPort && o.port != p.port {"}},
 	},
 	{
-		Name: "port-ignored", Lesson: "04", Kills: []string{"ORIGIN-07"},
+		Name: "port-ignored", Lesson: "04", Kills: []string{"ORIGIN-07", "ORIGIN-29"},
 		Mistake: "compares schemes and hosts but not ports, so any port of an allowed host passes",
 		Edits: []Edit{{File: originAllowlist,
 			Old: "\tif o.scheme != p.scheme || (!p.anyPort && o.port != p.port) {",
@@ -99,14 +108,21 @@ var lesson04 = []*Variant{
 			New: ""}},
 	},
 	{
-		Name: "default-port-not-implied", Lesson: "04", Kills: []string{"ORIGIN-08"},
+		Name: "raw-unicode-lowered-into-ascii", Lesson: "04", Kills: []string{"ORIGIN-08"},
+		Mistake: "lower-cases a host before it looks for raw Unicode, so strings.ToLower turns the Kelvin sign into k, and https://\u212Aey.example.com passes for key.example.com",
+		Edits: []Edit{{File: originAllowlist,
+			Old: "\tfor i := 0; i < len(h); i++ {\n\t\tif h[i] >= 0x80 {\n\t\t\treturn \"\", false // raw Unicode, which strings.ToLower could turn into ASCII (the Kelvin sign K into k)\n\t\t}\n\t}\n",
+			New: ""}},
+	},
+	{
+		Name: "default-port-not-implied", Lesson: "04", Kills: []string{"ORIGIN-08", "ORIGIN-12", "ORIGIN-13", "ORIGIN-29"},
 		Mistake: "treats https://app.example.com:443 as another origin than https://app.example.com, though 443 is https's default port",
 		Edits: []Edit{{File: originAllowlist,
 			Old: "\tif o.port == defaultPorts[o.scheme] {\n\t\to.port = \"\"\n\t}\n\treturn o, true",
 			New: "\treturn o, true"}},
 	},
 	{
-		Name: "no-default-allowlist", Lesson: "04", Kills: []string{"ORIGIN-09"},
+		Name: "no-default-allowlist", Lesson: "04", Kills: []string{"ORIGIN-09", "ORIGIN-30"},
 		Mistake: "allows every origin when no -allow-origin is given, so a server started without flags is open to every web site",
 		Edits: []Edit{
 			{File: originAllowlist,
@@ -118,7 +134,7 @@ var lesson04 = []*Variant{
 		},
 	},
 	{
-		Name: "loopback-always-allowed", Lesson: "04", Kills: []string{"ORIGIN-09"},
+		Name: "loopback-always-allowed", Lesson: "04", Kills: []string{"ORIGIN-09", "ORIGIN-29"},
 		Mistake: "adds the loopback origins to an explicit allowlist instead of using them only when none is given",
 		Edits: []Edit{{File: originAllowlist,
 			Old: "\tif len(patterns) == 0 {\n\t\tpatterns = LoopbackOrigins\n\t}\n",
@@ -133,9 +149,31 @@ var lesson04 = []*Variant{
 			New: "\t\tif err != nil {\n\t\t\tcontinue // not a pattern: skip it\n\t\t}\n\t\ta.patterns = append(a.patterns, p)"}},
 	},
 
+	{
+		Name: "too-wide-check-reads-the-raw-scheme", Lesson: "04", Kills: []string{"ORIGIN-10"},
+		Mistake: "looks the scheme up as written when it refuses a host of *, so HTTPS://* starts the server as a custom scheme's any-host, then matches every https origin",
+		Edits: []Edit{{File: originAllowlist,
+			Old: "\t\tif _, web := defaultPorts[p.scheme]; web {\n",
+			New: "\t\tif _, web := defaultPorts[scheme]; web {\n"}},
+	},
+	{
+		Name: "wildcard-below-a-tld-accepted", Lesson: "04", Kills: []string{"ORIGIN-10"},
+		Mistake: "accepts a wildcard below a single label, so -allow-origin https://*.com starts the server and lets every .com site in",
+		Edits: []Edit{{File: originAllowlist,
+			Old: "\t\tif !strings.Contains(host, \".\") {\n\t\t\treturn bad(\"a wildcard needs a domain of at least two labels below it (*.example.com); *.\" + host + \" would take in every site under .\" + host)\n\t\t}\n",
+			New: ""}},
+	},
+	{
+		Name: "pattern-keeps-its-default-port", Lesson: "04", Kills: []string{"ORIGIN-29"},
+		Mistake: "drops the default port of the Origin but not of the pattern, so -allow-origin https://app.example.com:443 names an origin no browser sends, and its page is refused",
+		Edits: []Edit{{File: originAllowlist,
+			Old: "\tp.port = port\n\tif p.port == defaultPorts[p.scheme] {\n\t\tp.port = \"\"\n\t}\n",
+			New: "\tp.port = port\n"}},
+	},
+
 	// Step 3: the Host header.
 	{
-		Name: "no-host-check", Lesson: "04", Kills: []string{"ORIGIN-11", "ORIGIN-17", "ORIGIN-26", "ORIGIN-27"},
+		Name: "no-host-check", Lesson: "04", Kills: []string{"ORIGIN-11", "ORIGIN-17", "ORIGIN-26", "ORIGIN-27", "ORIGIN-28", "ORIGIN-33"},
 		Mistake: "checks Origin but not Host, so a page whose DNS name was rebound to 127.0.0.1 can GET the server's streams, which carry no Origin",
 		Edits: []Edit{{File: originHost,
 			Old: "\thost := hostName(r.Host)\n\treturn isLocalHost(host) || h.hosts.allows(host)\n",
@@ -192,41 +230,71 @@ func arrivedOnLoopback(r *http.Request) bool {
 			New: "\tif strings.HasPrefix(strings.ToLower(host), \"localhost\") {"}},
 	},
 
+	{
+		Name: "host-read-from-x-forwarded-host", Lesson: "04", Kills: []string{"ORIGIN-11", "ORIGIN-17"},
+		Mistake: "judges X-Forwarded-Host, when a request carries one, instead of Host, for servers behind a proxy, so a rebound page that adds X-Forwarded-Host: localhost passes the Host check",
+		Edits: []Edit{{File: originHost,
+			Old: "\thost := hostName(r.Host)\n",
+			New: "\thostport := r.Host\n\tif fwd := r.Header.Get(\"X-Forwarded-Host\"); fwd != \"\" {\n\t\thostport = fwd // behind a reverse proxy, the name the client used\n\t}\n\thost := hostName(hostport)\n"}},
+	},
+	{
+		Name: "ipv6-host-without-port-refused", Lesson: "04", Kills: []string{"ORIGIN-11", "ORIGIN-17"},
+		Mistake: "keeps the brackets of a Host without a port, so Host: [::1], which a client of http://[::1]/ sends, is not read as an address and gets 403",
+		Edits: []Edit{{File: originHost,
+			Old: "\t\thost = strings.TrimSuffix(strings.TrimPrefix(hostport, \"[\"), \"]\") // no port\n",
+			New: "\t\thost = hostport // no port\n"}},
+	},
+	{
+		Name: "host-refusal-does-not-stop", Lesson: "04", Kills: []string{"ORIGIN-11", "ORIGIN-26", "ORIGIN-27", "ORIGIN-28"},
+		Mistake: "answers a rebound Host with 403 and does not return, so the Origin check and stage 03 run behind the refusal: a refused initialize still opens a session",
+		Edits: []Edit{{File: originHandler,
+			Old: "\t\tswitch {\n\t\t// @step 3: the Host check comes first\n\t\tcase !h.hostAllowed(r):\n\t\t\tforbiddenHost(w, r)\n",
+			New: "\t\t// @step 3: the Host check comes first\n\t\tif !h.hostAllowed(r) {\n\t\t\tforbiddenHost(w, r)\n\t\t}\n\t\tswitch {\n"}},
+	},
+
 	// Step 4: CORS.
 	{
-		Name: "cors-star", Lesson: "04", Kills: []string{"ORIGIN-12", "ORIGIN-13"},
+		Name: "cors-star", Lesson: "04", Kills: []string{"ORIGIN-12", "ORIGIN-13", "ORIGIN-30"},
 		Mistake: "answers CORS with Access-Control-Allow-Origin: * (rs/cors's AllowedOrigins: *), a grant to every web site",
 		Edits: []Edit{{File: originHandler,
 			Old: "\t\tAllowOriginFunc: allow.Allows, // the same allowlist; the answer echoes the origin, never \"*\"\n",
 			New: "\t\tAllowedOrigins: []string{\"*\"},\n"}},
 	},
 	{
-		Name: "cors-default-headers", Lesson: "04", Kills: []string{"ORIGIN-12"},
+		Name: "cors-default-headers", Lesson: "04", Kills: []string{"ORIGIN-12", "ORIGIN-30"},
 		Mistake: "leaves rs/cors's allowed headers at their default (Accept, Content-Type, X-Requested-With), so a page's preflight for Mcp-Session-Id is not granted",
 		Edits: []Edit{{File: originHandler,
 			Old: "\t\tAllowedHeaders: []string{\"Accept\", \"Content-Type\", \"Authorization\",\n\t\t\tstreamable.SessionIDHeader, streamable.ProtocolVersionHeader, resume.LastEventIDHeader},\n",
 			New: ""}},
 	},
 	{
-		Name: "session-id-not-exposed", Lesson: "04", Kills: []string{"ORIGIN-13"},
+		Name: "session-id-not-exposed", Lesson: "04", Kills: []string{"ORIGIN-13", "ORIGIN-30"},
 		Mistake: "does not expose Mcp-Session-Id, so a page can initialize but cannot read its session id",
 		Edits: []Edit{{File: originHandler,
 			Old: "\t\tExposedHeaders: []string{streamable.SessionIDHeader}, // so that a page can read its session id\n",
 			New: ""}},
 	},
 	{
-		Name: "preflight-bypasses-403", Lesson: "04", Kills: []string{"ORIGIN-14"},
+		Name: "preflight-bypasses-403", Lesson: "04", Kills: []string{"ORIGIN-14", "ORIGIN-30"},
 		Mistake: "lets every OPTIONS request through to rs/cors, which answers a foreign origin's preflight with 204",
 		Edits: []Edit{{File: originHandler,
 			Old: "\t\tcase !h.hostAllowed(r):",
 			New: "\t\tcase r.Method == http.MethodOptions:\n\t\t\tnext.ServeHTTP(w, r) // preflights are CORS's business\n\t\tcase !h.hostAllowed(r):"}},
 	},
 	{
-		Name: "cors-outside-the-guard", Lesson: "04", Kills: []string{"ORIGIN-14"},
+		Name: "cors-outside-the-guard", Lesson: "04", Kills: []string{"ORIGIN-14", "ORIGIN-30"},
 		Mistake: "puts rs/cors outside the guard, so every preflight meets rs/cors first and gets its 204",
 		Edits: []Edit{{File: originHandler,
 			Old: "\th.endpoint = h.guard(grant.Handler(h.mcp))",
 			New: "\th.endpoint = grant.Handler(h.guard(h.mcp))"}},
+	},
+
+	{
+		Name: "cors-reads-the-patterns-itself", Lesson: "04", Kills: []string{"ORIGIN-12", "ORIGIN-13", "ORIGIN-30"},
+		Mistake: "gives rs/cors the raw -allow-origin list (AllowedOrigins) instead of the allowlist: without the flag the list is empty, which rs/cors reads as every origin (*), and with it rs/cors's string matching disagrees with the guard",
+		Edits: []Edit{{File: originHandler,
+			Old: "\t\tAllowOriginFunc: allow.Allows, // the same allowlist; the answer echoes the origin, never \"*\"\n",
+			New: "\t\tAllowedOrigins:  opts.AllowOrigins, // rs/cors reads the same -allow-origin patterns\n"}},
 	},
 
 	// Step 5: the WebSocket.
@@ -238,14 +306,14 @@ func arrivedOnLoopback(r *http.Request) bool {
 			New: ""}},
 	},
 	{
-		Name: "checkorigin-true", Lesson: "04", Kills: []string{"ORIGIN-16"},
+		Name: "checkorigin-true", Lesson: "04", Kills: []string{"ORIGIN-16", "ORIGIN-33"},
 		Mistake: "sets Upgrader.CheckOrigin to a function that returns true, so any web site can open the socket (cross-site WebSocket hijacking)",
 		Edits: []Edit{{File: originHandler,
 			Old: "\t\tCheckOrigin: h.originAllowed,\n",
 			New: "\t\tCheckOrigin: func(*http.Request) bool { return true },\n"}},
 	},
 	{
-		Name: "ws-no-host-check", Lesson: "04", Kills: []string{"ORIGIN-17"},
+		Name: "ws-no-host-check", Lesson: "04", Kills: []string{"ORIGIN-17", "ORIGIN-33"},
 		Mistake: "checks Host on /mcp but not on /ws",
 		Edits: []Edit{{File: originSocket,
 			Old: "\t\tif !h.hostAllowed(r) {\n\t\t\tforbiddenHost(w, r)",
@@ -266,7 +334,7 @@ func arrivedOnLoopback(r *http.Request) bool {
 			New: "\t\t\t\tc = ' '\n"}},
 	},
 	{
-		Name: "ws-serves-frames-itself", Lesson: "04", Kills: []string{"ORIGIN-20", "ORIGIN-21", "ORIGIN-22"},
+		Name: "ws-serves-frames-itself", Lesson: "04", Kills: []string{"ORIGIN-20", "ORIGIN-21", "ORIGIN-22", "ORIGIN-24", "ORIGIN-32"},
 		Mistake: "answers each frame itself, one at a time, instead of running stage 01's loop: a slow tool holds up every other request",
 		Edits: []Edit{
 			{File: originSocket,
@@ -320,12 +388,77 @@ func (p linePeer) Send(_ context.Context, msg *jsonrpc.Message) error {
 			Old: "\th.mcp.CloseStreams()\n\th.sockets.closeAll()\n",
 			New: "\th.mcp.CloseStreams()\n"}},
 	},
+
+	{
+		Name: "sockets-waited-for-a-fixed-time", Lesson: "04", Kills: []string{"ORIGIN-22"},
+		Mistake: "waits out the whole second at shutdown instead of until the last socket has closed, so every stop takes a second longer than it needs",
+		Edits: []Edit{{File: originSocket,
+			Old: "\tselect {\n\tcase <-closed:\n\tcase <-time.After(d):\n\t}\n",
+			New: "\tselect {\n\tcase <-time.After(d):\n\t}\n"}},
+	},
 	{
 		Name: "binary-frames-read-as-text", Lesson: "04", Kills: []string{"ORIGIN-24"},
 		Mistake: "reads a binary frame as if it were text, so bytes the transport does not carry run as a message instead of closing the socket with 1003",
 		Edits: []Edit{{File: originFrames,
 			Old: "\t\tif kind != websocket.TextMessage {\n",
 			New: "\t\tif kind != websocket.TextMessage && kind != websocket.BinaryMessage {\n"}},
+	},
+
+	{
+		Name: "ws-checkorigin-reads-the-first-origin", Lesson: "04", Kills: []string{"ORIGIN-16"},
+		Mistake: "gives the WebSocket a CheckOrigin of its own that reads the first Origin only (r.Header.Get), so a handshake with an allowed Origin first and a foreign one second is upgraded",
+		Edits: []Edit{{File: originHandler,
+			Old: "\t\tCheckOrigin: h.originAllowed,\n",
+			New: "\t\tCheckOrigin: func(r *http.Request) bool {\n\t\t\to := r.Header.Get(\"Origin\")\n\t\t\treturn o == \"\" || allow.Allows(o)\n\t\t},\n"}},
+	},
+	{
+		Name: "ws-socket-cap-off-by-one", Lesson: "04", Kills: []string{"ORIGIN-31", "ORIGIN-33"},
+		Mistake: "compares the number of sockets with > instead of >=, so /ws admits one socket more than -max-sessions before it answers 503",
+		Edits: []Edit{{File: originSocket,
+			Old: "\treturn s.closing || len(s.live) >= s.max\n",
+			New: "\treturn s.closing || len(s.live) > s.max\n"}},
+	},
+	{
+		Name: "ws-closed-sockets-still-counted", Lesson: "04", Kills: []string{"ORIGIN-22", "ORIGIN-31"},
+		Mistake: "never removes a socket that has ended from the set, so closed sockets still count: after -max-sessions sockets have come and gone, every handshake gets 503",
+		Edits: []Edit{{File: originSocket,
+			Old: "\tdefer h.sockets.remove(ws)\n",
+			New: ""}},
+	},
+	{
+		Name: "ws-no-read-limit", Lesson: "04", Kills: []string{"ORIGIN-32"},
+		Mistake: "sets no read limit on the socket, so gorilla reads a frame of any size into memory before the loop sees it",
+		Edits: []Edit{{File: originSocket,
+			Old: "\tws.SetReadLimit(stdio.MaxMessageBytes)\n",
+			New: ""}},
+	},
+	{
+		Name: "ws-long-frame-tail-dropped", Lesson: "04", Kills: []string{"ORIGIN-32"},
+		Mistake: "drops what of a frame did not fit in the loop's read buffer, so a frame longer than 64 KiB loses its tail and runs on into the next frame",
+		Edits: []Edit{{File: originFrames,
+			Old: "\tr.line = r.line[n:]\n",
+			New: "\tr.line = nil // the frame has been handed over\n"}},
+	},
+	{
+		Name: "ws-blank-frame-answered", Lesson: "04", Kills: []string{"ORIGIN-32"},
+		Mistake: "has no case for a blank frame, so a frame of white space with a line break in it becomes NUL bytes and is answered with -32700, where a blank line gets no answer",
+		Edits: []Edit{{File: originFrames,
+			Old: "\tif len(bytes.TrimSpace(frame)) == 0 {\n\t\treturn []byte(\"\\n\") // a blank line: no message, and no answer\n\t}\n",
+			New: ""}},
+	},
+	{
+		Name: "ws-host-refusal-does-not-stop", Lesson: "04", Kills: []string{"ORIGIN-33"},
+		Mistake: "answers a handshake with a rebound Host with 403 and does not return, so Upgrade writes its 101 behind the refusal and serves the socket",
+		Edits: []Edit{{File: originSocket,
+			Old: "\t\tif !h.hostAllowed(r) {\n\t\t\tforbiddenHost(w, r)\n\t\t\treturn\n\t\t}\n",
+			New: "\t\tif !h.hostAllowed(r) {\n\t\t\tforbiddenHost(w, r)\n\t\t}\n"}},
+	},
+	{
+		Name: "shutdown-leaves-get-streams-open", Lesson: "04", Kills: []string{"ORIGIN-22"},
+		Mistake: "ends the WebSockets at shutdown but forgets stage 03's GET streams, so Shutdown waits its whole grace period for a stream that never ends by itself, then cuts it off",
+		Edits: []Edit{{File: originHandler,
+			Old: "\th.mcp.CloseStreams()\n\th.sockets.closeAll()\n",
+			New: "\th.sockets.closeAll()\n"}},
 	},
 
 	// Step 6: secure defaults.
@@ -335,5 +468,26 @@ func (p linePeer) Send(_ context.Context, msg *jsonrpc.Message) error {
 		Edits: []Edit{{File: originHost,
 			Old: "\tif !allowlisted {\n",
 			New: "\tif false {\n"}},
+	},
+	{
+		Name: "listen-refuses-only-0.0.0.0", Lesson: "04", Kills: []string{"ORIGIN-23"},
+		Mistake: "refuses only an empty host and 0.0.0.0 without an allowlist, so [::] (every interface) and any one network address go through with the loopback default",
+		Edits: []Edit{{File: originHost,
+			Old: "\t\tif !strings.EqualFold(host, \"localhost\") && (err != nil || !ip.IsLoopback()) {\n",
+			New: "\t\tif host == \"\" || host == \"0.0.0.0\" {\n"}},
+	},
+	{
+		Name: "listen-refuses-ipv6-loopback", Lesson: "04", Kills: []string{"ORIGIN-23"},
+		Mistake: "compares the host with the strings localhost and 127.0.0.1 instead of asking whether it is loopback, so it refuses [::1] and 127.0.0.2 without -allow-origin",
+		Edits: []Edit{{File: originHost,
+			Old: "\t\tif !strings.EqualFold(host, \"localhost\") && (err != nil || !ip.IsLoopback()) {\n",
+			New: "\t\tif host != \"localhost\" && host != \"127.0.0.1\" {\n"}},
+	},
+	{
+		Name: "allow-host-counts-as-an-allowlist", Lesson: "04", Kills: []string{"ORIGIN-23"},
+		Mistake: "tells Listen an allowlist was named when -allow-host alone was given, so the server listens beyond loopback trusting any http://localhost:* page of any machine",
+		Edits: []Edit{{File: originMain,
+			Old: "\tln, err := origin.Listen(flags.Addr, len(opts.AllowOrigins) > 0)\n",
+			New: "\tln, err := origin.Listen(flags.Addr, len(opts.AllowOrigins) > 0 || len(opts.AllowHosts) > 0)\n"}},
 	},
 }

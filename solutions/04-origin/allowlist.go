@@ -207,6 +207,11 @@ func canonicalHost(h string) (string, bool) {
 		}
 		return "[" + ip.String() + "]", true
 	}
+	for i := 0; i < len(h); i++ {
+		if h[i] >= 0x80 {
+			return "", false // raw Unicode, which strings.ToLower could turn into ASCII (the Kelvin sign K into k)
+		}
+	}
 	h = strings.ToLower(h)
 	if len(h) == 0 || len(h) > 253 {
 		return "", false

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"strings"
 	"time"
@@ -279,4 +280,42 @@ func (ws *WS) stray() string {
 		fmt.Fprintf(&b, "frame %s\n", check.Quote(f.Text))
 	}
 	return strings.TrimSpace(b.String())
+}
+
+// Close ends the connection as a client that is done does: a close frame
+// with code 1000, and once the server has answered it, a wait of up to T1
+// for the server to close the TCP connection, which RFC 6455 §7.1.1 asks
+// the server to do first. It reports whether the server answered with a
+// close frame, and whether it then closed the connection.
+func (ws *WS) Close() (answered, closed bool) {
+	ws.t.Wire.Event("closed the WebSocket (close frame 1000)")
+	err := ws.conn.WriteControl(websocket.CloseMessage, websocket.FormatCloseMessage(websocket.CloseNormalClosure, ""), time.Now().Add(write))
+	why, ended := ws.AwaitEnd(T1)
+	_, answered = CloseCode(why)
+	answered = answered && ended && err == nil
+	if answered {
+		raw := ws.conn.NetConn()
+		raw.SetReadDeadline(time.Now().Add(T1))
+		var b [64]byte
+		for {
+			_, err := raw.Read(b[:])
+			if err != nil {
+				var ne net.Error
+				closed = !(errors.As(err, &ne) && ne.Timeout())
+				break
+			}
+		}
+	}
+	ws.conn.Close()
+	return answered, closed
+}
+
+// TrySend writes text as one text frame within d, and returns the error
+// instead of failing the check: for a frame so long it needs more time
+// than Send gives, or that the server may refuse, and close the connection
+// on, before it has all been written.
+func (ws *WS) TrySend(text string, d time.Duration) error {
+	ws.t.Wire.Sent(fmt.Sprintf("frame of %d bytes: %s", len(text), text))
+	ws.conn.SetWriteDeadline(time.Now().Add(d))
+	return ws.conn.WriteMessage(websocket.TextMessage, []byte(text))
 }
