@@ -56,7 +56,7 @@ var lesson02 = []*Variant{
 		}},
 	},
 	{
-		Name: "no-body-limit", Lesson: "02", Kills: []string{"HTTP-07", "HTTP-28"},
+		Name: "no-body-limit", Lesson: "02", Kills: []string{"HTTP-07", "HTTP-28", "HTTP-34"},
 		Mistake: "reads the whole body, however large",
 		Edits: []Edit{{File: httpPost,
 			Old: `io.ReadAll(http.MaxBytesReader(w, r.Body, h.opts.MaxBodyBytes))`,
@@ -685,6 +685,54 @@ var (
 		Edits: []Edit{{File: httpHandler,
 			Old: `	return context.WithoutCancel(r.Context())`,
 			New: `	return r.Context()`,
+		}},
+	},
+
+	// The independent mistake hunt (issue 17): each a neighbour of a rule's
+	// boundary, table or refusal that the checks above did not reach.
+	{
+		Name: "body-limit-one-byte-short", Lesson: "02", Kills: []string{"HTTP-07", "HTTP-34"},
+		Mistake: "hands MaxBytesReader one byte less than the limit, so a body of exactly -max-body bytes gets 413",
+		Edits: []Edit{{File: httpPost,
+			Old: `http.MaxBytesReader(w, r.Body, h.opts.MaxBodyBytes))`,
+			New: `http.MaxBytesReader(w, r.Body, h.opts.MaxBodyBytes-1)) // the limit itself is already too much`,
+		}},
+	},
+	{
+		Name: "body-limit-one-byte-over", Lesson: "02", Kills: []string{"HTTP-07", "HTTP-34"},
+		Mistake: "hands MaxBytesReader one byte more than the limit, so a body one byte over -max-body is served",
+		Edits: []Edit{{File: httpPost,
+			Old: `http.MaxBytesReader(w, r.Body, h.opts.MaxBodyBytes))`,
+			New: `http.MaxBytesReader(w, r.Body, h.opts.MaxBodyBytes+1)) // +1, to tell "at the limit" from "over it"`,
+		}},
+	},
+	{
+		Name: "max-body-flag-ignored", Lesson: "02", Kills: []string{"HTTP-34"},
+		Mistake: "limits the body with the constant DefaultMaxBodyBytes, so -max-body changes nothing",
+		Edits: []Edit{{File: httpPost,
+			Old: `http.MaxBytesReader(w, r.Body, h.opts.MaxBodyBytes))`,
+			New: `http.MaxBytesReader(w, r.Body, DefaultMaxBodyBytes))`,
+		}},
+	},
+	{
+		Name: "accept-q-zero-compared-as-text", Lesson: "02", Kills: []string{"HTTP-04"},
+		Mistake: "takes a type away only when its q parameter is the text \"0\", so q=0.0 and q=0.000 still accept it",
+		Edits: []Edit{{File: httpHeaders,
+			Old: `			if q, err := strconv.ParseFloat(params["q"], 64); err == nil && q == 0 {`,
+			New: `			if params["q"] == "0" { // "not acceptable"`,
+		}, {File: httpHeaders,
+			Old: "\t\"strconv\"\n",
+			New: "",
+		}},
+	},
+	{
+		Name: "content-type-prefix-match", Lesson: "02", Kills: []string{"HTTP-27"},
+		Mistake: "takes any Content-Type that begins with application/json for JSON, so application/json-seq and application/jsonl are read as JSON",
+		Edits: []Edit{{File: httpHeaders,
+			Old: `	mt, _, err := mime.ParseMediaType(contentType)
+	return err == nil && mt == "application/json"`,
+			New: `	// "application/json", or the same with parameters such as "; charset=utf-8".
+	return strings.HasPrefix(strings.ToLower(contentType), "application/json")`,
 		}},
 	},
 }
