@@ -41,6 +41,7 @@ var http24 = &check.Check{
 	},
 	Claims: []check.Claim{
 		{Claim: "stateless: no session id issued; none needed or checked, for requests, notifications and batches", Where: "step 6"},
+		{Claim: "stateless: without the version header a batch is served at 2025-03-26; with an empty one it is refused", Where: "step 6", How: "a batch without the header, and one with MCP-Protocol-Version set to an empty value"},
 	},
 	Checklist: []string{"C40"},
 	Run:       checkStatelessNoSessions,
@@ -71,7 +72,28 @@ func checkStatelessNoSessions(t *check.T) {
 		t.Fail(check.Failure{What: "in stateless mode, a batch at 2025-03-26 without a session was not served", Got: resp.Summary(),
 			Want: `HTTP 200, [{"jsonrpc":"2.0","id":"b1","result":{}}]`})
 	}
+	// Without the header and without a session, the version is 2025-03-26,
+	// which has batches; an empty header is no missing one.
+	resp = h.Post("", "", "["+wire.Request(`"b2"`, "ping", nil)+"]", "a batch without MCP-Protocol-Version, without a session")
+	if m := resp.Find(`"b2"`); resp.Status != http.StatusOK || m == nil || m.Error != nil {
+		t.Fail(check.Failure{What: "in stateless mode, a batch without MCP-Protocol-Version was not served: with no header and no session, the version is 2025-03-26, which has batches",
+			Got: resp.Summary(), Want: `HTTP 200, [{"jsonrpc":"2.0","id":"b2","result":{}}]`, Cites: &noVersionHeader})
+	}
+	hdr := wire.Headers("", "")
+	hdr.Set("Mcp-Protocol-Version", "")
+	resp = h.Do(wire.Req{Header: hdr, Body: "[" + wire.Request(`"b3"`, "ping", nil) + "]", Purpose: "a batch with an empty MCP-Protocol-Version, without a session"})
+	if resp.Status != http.StatusBadRequest {
+		t.Fail(check.Failure{What: "in stateless mode, a batch with an empty MCP-Protocol-Version header was not refused: an empty header is present, and names no version",
+			Got: resp.Summary(), Want: "HTTP 400", Cites: &badVersionHeader})
+	}
 }
+
+// The two halves of the protocol version header's rule, which a stateless
+// batch is judged by.
+var (
+	noVersionHeader  = spec.HTTP("Protocol Version Header", "if the server does not receive an MCP-Protocol-Version header, and has no other way to identify the version, the server SHOULD assume protocol version 2025-03-26")
+	badVersionHeader = spec.HTTP("Protocol Version Header", "If the server receives a request with an invalid or unsupported MCP-Protocol-Version, it MUST respond with 400 Bad Request")
+)
 
 var http25 = &check.Check{
 	ID: "HTTP-25", Step: 6, Severity: check.Must, Budget: 5 * time.Second,

@@ -230,7 +230,7 @@ var sessionCounter int`},
 
 	// Step 3: the version header, and batches.
 	{
-		Name: "ignores-protocol-version-header", Lesson: "02", Kills: []string{"HTTP-18"},
+		Name: "ignores-protocol-version-header", Lesson: "02", Kills: []string{"HTTP-18", "HTTP-24"},
 		Mistake: "never reads MCP-Protocol-Version: the session already knows its version",
 		Edits: []Edit{{File: httpHeaders,
 			Old: `	values := r.Header.Values(ProtocolVersionHeader)`,
@@ -733,6 +733,47 @@ var (
 	return err == nil && mt == "application/json"`,
 			New: `	// "application/json", or the same with parameters such as "; charset=utf-8".
 	return strings.HasPrefix(strings.ToLower(contentType), "application/json")`,
+		}},
+	},
+	{
+		Name: "version-header-any-known-revision", Lesson: "02", Kills: []string{"HTTP-18"},
+		Mistake: "checks MCP-Protocol-Version against every revision the course knows (mcp.LookupRevision), so 2024-11-05 and 2026-07-28 are accepted",
+		Edits: []Edit{{File: httpHeaders,
+			Old: `	v, ok := mcp.LookupVersion(values[0])`,
+			New: `	v, ok := mcp.LookupRevision(values[0])`,
+		}},
+	},
+	{
+		Name: "empty-version-header-taken-as-absent", Lesson: "02", Kills: []string{"HTTP-18", "HTTP-24"},
+		Mistake: "decides \"no header\" with r.Header.Get(...) == \"\", so an empty MCP-Protocol-Version is served as if it were missing",
+		Edits: []Edit{{File: httpHeaders,
+			Old: `	if len(values) == 0 {`,
+			New: `	if r.Header.Get(ProtocolVersionHeader) == "" { // no header`,
+		}},
+	},
+	{
+		Name: "absent-version-assumes-the-latest", Lesson: "02", Kills: []string{"HTTP-24"},
+		Mistake: "without the header or a session version, assumes the newest version instead of 2025-03-26, so a stateless batch without the header gets 400",
+		Edits: []Edit{{File: httpHeaders,
+			Old: `		v, _ := mcp.LookupVersion(mcp.HTTPFallbackVersion)
+		return v, true
+	}
+	v, ok := mcp.LookupVersion(values[0])`,
+			New: `		return mcp.LatestVersion, true // nothing says otherwise: the newest we speak
+	}
+	v, ok := mcp.LookupVersion(values[0])`,
+		}},
+	},
+	{
+		Name: "version-refusal-still-serves-the-request", Lesson: "02", Kills: []string{"HTTP-18"},
+		Mistake: "writes the 400 for a bad MCP-Protocol-Version, then serves the message all the same",
+		Edits: []Edit{{File: httpPost,
+			Old: `	if _, ok := h.ProtocolVersion(w, r, nil); !ok {
+		return
+	}
+	// @was 1`,
+			New: `	h.ProtocolVersion(w, r, nil) // answers 400 itself when the header is bad
+	// @was 1`,
 		}},
 	},
 }
