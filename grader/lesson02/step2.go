@@ -733,7 +733,7 @@ func checkHTTPSessionExpiry(t *check.T) {
 var http17 = &check.Check{
 	ID: "HTTP-17", Step: 2, Severity: check.Must, Budget: 8 * time.Second,
 	Needs: check.Needs{Flags: []string{"-max-sessions"}},
-	Title: "at the session cap, initialize gets 503 with Retry-After and the rest keeps working; a failed initialize takes no place",
+	Title: "at the session cap, initialize gets 503 with Retry-After and the rest keeps working; a failed or refused initialize takes no place",
 	Spec:  spec.NoLimit,
 	Course: "A flood of initialize requests must not exhaust memory. The course requires a cap on live sessions " +
 		"(-max-sessions; the grader sets 3) and a clear refusal beyond it: 503 Service Unavailable (429 also passes).",
@@ -761,7 +761,7 @@ In serveInitialize:
 	},
 	Claims: []check.Claim{
 		{Claim: "at the cap, initialize gets 503 (or 429) with Retry-After; live sessions keep working; DELETE frees a place", Where: "step 2"},
-		{Claim: "a failed initialize starts nothing: no id, no place", Where: "step 2", How: "two failing initializes, then three good ones under a cap of 3"},
+		{Claim: "a failed or refused initialize starts nothing: no id, no place", Where: "step 2", How: "two failing initializes and two refused ones (they carry MCP-Session-Id; their 400 must be one JSON-RPC error), then three good ones under a cap of 3"},
 	},
 	Run: checkHTTPSessionCap,
 }
@@ -776,12 +776,24 @@ func checkHTTPSessionCap(t *check.T) {
 				Want: "no MCP-Session-Id: a failed initialize starts no session"})
 		}
 	}
+	// Refused initializes too: one that names a session gets 400, and a
+	// refusal starts nothing either.
+	for i := 0; i < 2; i++ {
+		resp := h.Post("grader-made-up-session-id", "", wire.Request(`1`, "initialize", wire.InitializeParams(spec.Rev)), "an initialize that carries MCP-Session-Id, which is refused")
+		if resp.Status != http.StatusBadRequest {
+			t.Fail(check.Failure{What: "an initialize that carries MCP-Session-Id was not refused", Got: resp.Summary(), Want: "HTTP 400 (HTTP-09)"})
+		}
+		if resp.ErrorBody() == nil {
+			t.Fail(check.Failure{What: "the 400 to an initialize that carries MCP-Session-Id is not one JSON-RPC error: something was written after the refusal, so the initialize ran on",
+				Got: resp.Summary(), Want: "one JSON-RPC error body, and nothing after it: return once the 400 is written"})
+		}
+	}
 	var sessions []string
 	for i := 0; i < 3; i++ {
 		resp := h.Post("", "", wire.Request(`1`, "initialize", wire.InitializeParams(spec.Rev)), fmt.Sprintf("initialize %d of 3, with -max-sessions 3", i+1))
 		if resp.Status != http.StatusOK {
-			t.Fail(check.Failure{What: fmt.Sprintf("with -max-sessions 3, initialize %d of 3 was refused, after two initializes that failed", i+1), Got: resp.Summary(),
-				Want: "HTTP 200: failed initializes take no place"})
+			t.Fail(check.Failure{What: fmt.Sprintf("with -max-sessions 3, initialize %d of 3 was refused, after two initializes that failed and two that were refused", i+1), Got: resp.Summary(),
+				Want: "HTTP 200: failed and refused initializes take no place"})
 		}
 		sessions = append(sessions, resp.Header.Get("Mcp-Session-Id"))
 	}

@@ -776,6 +776,17 @@ var (
 	// @was 1`,
 		}},
 	},
+	{
+		Name: "refused-initialize-still-starts-a-session", Lesson: "02", Kills: []string{"HTTP-17"},
+		Mistake: "answers an initialize that carries MCP-Session-Id with 400 but does not return, so it starts a session all the same, which takes a place under the cap",
+		Edits: []Edit{{File: httpPost,
+			Old: `			"initialize starts a new session: send it without the %s header", SessionIDHeader)
+		return
+	}`,
+			New: `			"initialize starts a new session: send it without the %s header", SessionIDHeader)
+	}`,
+		}},
+	},
 }
 
 // editBufferUntilResponse holds a request's messages in its reply until
