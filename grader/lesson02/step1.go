@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/url"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -16,7 +17,7 @@ import (
 
 // step1 holds the checks of step 1: one endpoint that takes POSTs.
 var step1 = check.Step{
-	Checks: []*check.Check{http01, http02, http03, http04, http05, http06, http07, http08, http27, http28, http34},
+	Checks: []*check.Check{http01, http02, http03, http04, http05, http06, http07, http08, http27, http28, http34, http35},
 	Unchecked: []check.Claim{
 		{Claim: "any other read error is a 400", Where: "step 1", How: "a client that breaks its own body mid-request cannot read the answer anyway"},
 	},
@@ -604,5 +605,66 @@ func expectHTTPError(t *check.T, resp *wire.Response, want int, what string) {
 	if resp.Status != want {
 		t.Fail(check.Failure{What: fmt.Sprintf("%s got HTTP %d", what, resp.Status), Got: resp.Summary(), Want: fmt.Sprintf("HTTP %d", want),
 			Spec: resp.Status < 400})
+	}
+}
+
+var http35 = &check.Check{
+	ID: "HTTP-35", Step: 1, Severity: check.Must, Budget: 5 * time.Second,
+	Needs: check.Needs{Mode: check.AnyMode},
+	Title: "the MCP endpoint is one path, /mcp: an initialize POSTed to any other path (/, /other, /mcp/extra, /MCP) is not served",
+	Spec:  spec.HTTP("", "The server MUST provide a single HTTP endpoint path (hereafter referred to as the MCP endpoint) that supports both POST and GET methods"),
+	Course: "The spec asks for a single endpoint path. The course's servers serve MCP at /mcp alone, and every other path gets 404 Not Found " +
+		"(paths are case-sensitive, and /mcp/extra is another path); a query string does not change the path. " +
+		"On an external server the grader only asks that no other path answers initialize.",
+	Hint: check.Hint{
+		Report: "Mount the handler on the exact path: mux.Handle(\"/mcp\", handler). The pattern \"/\" (or \"/mcp/\", with its slash) matches every path below it, " +
+			"which makes each of them an MCP endpoint.",
+		Question: "Which paths reach your handler: /mcp only, or / and /mcp/extra too? What does http.ServeMux do with a pattern that ends in a slash?",
+		Pointer:  "basic/transports › Streamable HTTP: a single MCP endpoint path. net/http: a ServeMux pattern without a trailing slash matches that path alone; \"/\" and \"/mcp/\" match every path under them.",
+		Near: `In cmd/server's main:
+
+	mux := http.NewServeMux()
+	mux.Handle("/mcp", handler) // this path only`,
+	},
+	Claims: []check.Claim{
+		{Claim: "one endpoint path, /mcp: other paths are not MCP endpoints (404 on the course's servers)", Where: "concept, step 1",
+			How: "an initialize POSTed to /, /other, /mcp/extra, /mcpx and /MCP must not be served (404 on the course's servers); one to /mcp?grader=1 must be"},
+	},
+	Checklist: []string{"C1"},
+	Run:       checkHTTPOneEndpoint,
+}
+
+func checkHTTPOneEndpoint(t *check.T) {
+	h := wire.StartHTTP(t)
+	u, err := url.Parse(h.URL)
+	if err != nil {
+		t.Failf("grader bug: the endpoint %q is no URL: %v", h.URL, err)
+	}
+	initialize := wire.Request(`1`, "initialize", wire.InitializeParams(spec.Rev))
+	others := []string{u.Path + "/extra", u.Path + "x", strings.ToUpper(u.Path), "/grader-other-path"}
+	if u.Path != "/" {
+		others = append(others, "/")
+	}
+	for _, path := range others {
+		if path == u.Path {
+			continue // an endpoint with no letters in its path
+		}
+		resp := h.Do(wire.Req{Path: path, Header: wire.Headers("", ""), Body: initialize, Purpose: "initialize POSTed to " + path + ", which is not the endpoint"})
+		if m := resp.Find(`1`); m != nil && m.Error == nil {
+			t.Fail(check.Failure{What: fmt.Sprintf("an initialize POSTed to %s, which is not the endpoint %s, was served: every path is an MCP endpoint", path, u.Path), Got: resp.Summary(),
+				Want: "HTTP 404 Not Found: the MCP endpoint is one path", Spec: true})
+			continue
+		}
+		if !t.Target.External() && resp.Status != http.StatusNotFound {
+			t.Fail(check.Failure{What: fmt.Sprintf("a POST to %s, which is not the endpoint, got HTTP %d", path, resp.Status), Got: resp.Summary(),
+				Want: "HTTP 404 Not Found: nothing is served there"})
+		}
+	}
+	if u.RawQuery == "" {
+		resp := h.Do(wire.Req{Path: u.Path + "?grader=1", Header: wire.Headers("", ""), Body: initialize, Purpose: "initialize POSTed to the endpoint, with a query string"})
+		if m := resp.Find(`1`); m == nil || m.Error != nil {
+			t.Fail(check.Failure{What: "an initialize POSTed to " + u.Path + "?grader=1 was not served: a query string does not change the path", Got: resp.Summary(),
+				Want: "HTTP 200 and the InitializeResult"})
+		}
 	}
 }

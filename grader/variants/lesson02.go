@@ -736,6 +736,14 @@ var (
 		}},
 	},
 	{
+		Name: "endpoint-at-every-path", Lesson: "02", Kills: []string{"HTTP-35"},
+		Mistake: "mounts the handler at \"/\", so every path of the server is an MCP endpoint",
+		Edits: []Edit{{File: "solutions/02-streamable-http/cmd/server/main.go",
+			Old: `	mux.Handle("/mcp", handler)`,
+			New: `	mux.Handle("/", handler) // the MCP endpoint, whatever path a client uses`,
+		}},
+	},
+	{
 		Name: "version-header-any-known-revision", Lesson: "02", Kills: []string{"HTTP-18"},
 		Mistake: "checks MCP-Protocol-Version against every revision the course knows (mcp.LookupRevision), so 2024-11-05 and 2026-07-28 are accepted",
 		Edits: []Edit{{File: httpHeaders,
