@@ -18,7 +18,7 @@ import (
 
 // step2 holds the checks of step 2: sessions.
 var step2 = check.Step{
-	Checks: []*check.Check{http09, http10, http33, http11, http12, http13, http14, http15, http16, http17, http29},
+	Checks: []*check.Check{http09, http10, http33, http11, http12, http13, http14, http15, http16, http36, http17, http29},
 	Unchecked: []check.Claim{
 		{Claim: "the reference logs session starts and DELETEs to stderr", Where: "step 2", How: "logging is the server's own business"},
 	},
@@ -728,6 +728,68 @@ func checkHTTPSessionExpiry(t *check.T) {
 	if resp.Status != http.StatusNotFound {
 		t.Fail(check.Failure{What: "a session idle for 1.6 s, with -session-timeout 1s, still answers", Got: resp.Summary(), Want: "HTTP 404"})
 	}
+}
+
+var http36 = &check.Check{
+	ID: "HTTP-36", Step: 2, Severity: check.Must, Budget: 6 * time.Second,
+	Needs: check.Needs{Flags: []string{"-session-timeout"}},
+	Title: "a session expires the moment its timeout passes: the first request or DELETE after it gets 404, whenever the sweeper runs",
+	Spec:  spec.Ended,
+	Course: "The course's sessions end once they have been idle for -session-timeout (the grader sets 1s); a sweeper that runs now and then only tidies up. " +
+		"The grader asks four sessions, started a quarter of the sweeper's half-timeout period apart, again just after their timeout: " +
+		"a server that leaves expiry to its sweeper serves at least one of them, and makes it young again.",
+	Hint: check.Hint{
+		Report: "Judge expiry where a session is looked up, not only in the sweeper: in acquire (and in remove, for DELETE), a session with no request running " +
+			"that has been idle longer than the timeout has ended: end it there and answer 404.",
+		Question: "Between the moment a session's timeout passes and the next run of your sweeper, what does a request with its id get? And a DELETE?",
+		Pointer:  "› Session Management: once the server has ended a session, requests with its id MUST get 404. A timeout ends a session when it passes, not when a sweeper notices.",
+		Near: `In acquire, under the lock:
+
+	if sess.active == 0 && time.Since(sess.lastUsed) > s.timeout {
+		s.endLocked(sess)
+		return nil, nil, false
+	}
+
+and in remove, the same test decides whether the DELETE found a live session.`,
+	},
+	Claims: []check.Claim{
+		{Claim: "a session ends when its timeout passes, not at the next sweep: a request or a DELETE just after it gets 404", Where: "step 2",
+			How: "-session-timeout 1s; four sessions started 125 ms apart, each asked 1.04 s after its last request (two with a ping, two with DELETE): all must get 404"},
+	},
+	Checklist: []string{"C35"},
+	Run:       checkHTTPExpiryAtOnce,
+}
+
+func checkHTTPExpiryAtOnce(t *check.T) {
+	h := wire.StartHTTP(t, "-session-timeout", "1s")
+	// The sweeper of the reference runs every half timeout, 500 ms. Four
+	// sessions a quarter of that apart are asked in four windows of a few
+	// tens of milliseconds each, spread over the period: a sweep can fall
+	// in one of them at most, so a server that leaves expiry to its sweeper
+	// serves at least one ping and one DELETE. The reference ends each
+	// session where it looks it up: 404 whatever the timing.
+	const timeout, spacing, after = time.Second, 125 * time.Millisecond, 40 * time.Millisecond
+	ask := func(i int) func() {
+		return func() {
+			probe.Pause(t, time.Duration(i)*spacing)
+			session := initializeSession(t, h)
+			last := time.Now() // the server saw the session's last request before this
+			probe.Pause(t, time.Until(last.Add(timeout+after)))
+			var resp *wire.Response
+			what := "a ping"
+			if i%2 == 0 {
+				resp = h.Post(session, spec.Rev, wire.Request(`2`, "ping", nil), "ping, just after the session's 1 s timeout")
+			} else {
+				what = "a DELETE"
+				resp = h.Do(wire.Req{Method: http.MethodDelete, Header: wire.Headers(session, spec.Rev), Purpose: "DELETE, just after the session's 1 s timeout"})
+			}
+			if resp.Status != http.StatusNotFound {
+				t.Fail(check.Failure{What: fmt.Sprintf("%s in a session idle for just over its 1 s timeout got HTTP %d: the session had expired, but was still served", what, resp.Status),
+					Got: resp.Summary(), Want: "HTTP 404: a session ends when its timeout passes, whenever the sweeper runs next"})
+			}
+		}
+	}
+	t.Parallel(ask(0), ask(1), ask(2), ask(3))
 }
 
 var http17 = &check.Check{

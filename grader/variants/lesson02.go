@@ -206,7 +206,7 @@ var sessionCounter int`},
 		},
 	},
 	{
-		Name: "sessions-never-expire", Lesson: "02", Kills: []string{"HTTP-16"},
+		Name: "sessions-never-expire", Lesson: "02", Kills: []string{"HTTP-16", "HTTP-36"},
 		Mistake: "does not pass the session timeout on to the session store",
 		Edits: []Edit{{File: httpHandler,
 			Old: `newSessionStore(opts.SessionTimeout, opts.MaxSessions)`,
@@ -545,14 +545,12 @@ var (
 		Name: "delete-leaves-requests-running", Lesson: "02", Kills: []string{"HTTP-13"},
 		Mistake: "on DELETE, forgets the session without closing it, so what runs in it carries on",
 		Edits: []Edit{{File: httpSessions,
-			Old: `	sess := s.byID[id]
-	if sess != nil {
-		s.endLocked(sess)
-	}
-	return sess != nil`,
-			New: `	sess := s.byID[id]
+			Old: `	expired := sess.active == 0 && time.Since(sess.lastUsed) > s.timeout
+	s.endLocked(sess)
+	return !expired`,
+			New: `	expired := sess.active == 0 && time.Since(sess.lastUsed) > s.timeout
 	delete(s.byID, id)
-	return sess != nil`,
+	return !expired`,
 		}},
 	},
 	{
@@ -793,6 +791,33 @@ var (
 	}`,
 			New: `			"initialize starts a new session: send it without the %s header", SessionIDHeader)
 	}`,
+		}},
+	},
+	{
+		Name: "expired-session-served-until-the-sweep", Lesson: "02", Kills: []string{"HTTP-36"},
+		Mistake: "leaves expiry to the sweeper: acquire serves a session idle past its timeout until the next sweep, and makes it young again",
+		Edits: []Edit{{File: httpSessions,
+			Old: `	if sess == nil {
+		return nil, nil, false
+	}
+	if sess.active == 0 && time.Since(sess.lastUsed) > s.timeout {
+		s.endLocked(sess)
+		return nil, nil, false
+	}`,
+			New: `	if sess == nil {
+		return nil, nil, false // unknown, or ended (the sweeper ends idle sessions)
+	}`,
+		}},
+	},
+	{
+		Name: "delete-of-an-expired-session-succeeds", Lesson: "02", Kills: []string{"HTTP-36"},
+		Mistake: "answers DELETE of a session that has expired, but has not been swept yet, with 204, as if it had been live",
+		Edits: []Edit{{File: httpSessions,
+			Old: `	expired := sess.active == 0 && time.Since(sess.lastUsed) > s.timeout
+	s.endLocked(sess)
+	return !expired`,
+			New: `	s.endLocked(sess)
+	return true`,
 		}},
 	},
 }
