@@ -15,7 +15,7 @@ import (
 
 // step5 holds the checks of step 5: progress on the request's own stream, and cancellation.
 var step5 = check.Step{
-	Checks: []*check.Check{http22, http23, http30, http31, http32},
+	Checks: []*check.Check{http22, http37, http23, http30, http31, http32},
 	Unchecked: []check.Claim{
 		{Claim: "in stateless mode a dropped connection does cancel", Where: "step 5", How: "described behaviour of the given requestContext, not a rule: the spec only says a disconnection SHOULD NOT be taken for cancellation"},
 	},
@@ -97,6 +97,59 @@ func checkHTTPProgress(t *check.T) {
 			"events wait in a buffer until the response (flush each one: http.ResponseController.Flush)", Want: "the first progress event after about 100 ms"})
 	}
 	slow.HangUp() // the server is stopped when the check ends
+}
+
+var http37 = &check.Check{
+	ID: "HTTP-37", Step: 5, Severity: check.Must, Budget: 5 * time.Second,
+	Needs: check.Needs{Mode: check.AnyMode},
+	Title: "a request with a progress token gets its SSE stream at once, before its first progress, even one that never reports any",
+	Spec:  spec.RequestAnswer,
+	Course: "The spec lets the server choose JSON or SSE per request. The course decides it for a request that carries _meta.progressToken: the client has said it expects a long request, " +
+		"so its stream opens at once (and from stage 03 on, its first event is the point to resume from). The grader wants the headers of a countdown whose first step " +
+		"takes 1.5 s within 0.7 s, and a ping with a progress token, a string or an integer, answered as an SSE stream.",
+	Hint: check.Hint{
+		Report: "In serveRequest, when wantsProgress(msg), call rp.open() before sess.Handle: the stream, and its headers, go out then, not with the first notification. " +
+			"A request with a token that sends nothing is still answered on its stream.",
+		Question: "When a request carries a progress token, when do your response's headers leave: at once, or with the first progress notification?",
+		Pointer:  "Lesson 02, step 5: a request with a progress token gets its stream at once (rp.open(), which calls h.streams.Open and flushes the headers). basic/utilities/progress: the token is a string or an integer.",
+		Near: `	rp := h.newReply(w, r, sess)
+	if wantsProgress(msg) {
+		rp.open() // headers now, before the request has anything to say
+	}
+	resp := sess.Handle(ctx, msg, rp)`,
+	},
+	Claims: []check.Claim{
+		{Claim: "a request with a progress token gets its SSE stream at once, before any progress, and keeps it even when it reports none", Where: "step 5",
+			How: "a countdown whose first step takes 1.5 s must have its headers within 0.7 s; pings with a string and an integer progress token must be answered as text/event-stream"},
+	},
+	Checklist: []string{"C10", "D12"},
+	Run:       checkHTTPProgressStreamAtOnce,
+}
+
+func checkHTTPProgressStreamAtOnce(t *check.T) {
+	h := wire.StartHTTP(t)
+	session, _ := h.Initialize(spec.Rev)
+	sent := time.Now()
+	slow := h.Open(wire.Req{Method: http.MethodPost, Header: wire.Headers(session, spec.Rev), Within: 3 * time.Second, Purpose: "a countdown whose first step takes 1.5 s, with a progress token",
+		Body: wire.Request(`2`, "tools/call", wire.ToolCall("countdown", map[string]any{"from": 1, "interval_ms": 1500}, "p-late"))})
+	if took := time.Since(sent); took > 700*time.Millisecond {
+		t.Fail(check.Failure{What: fmt.Sprintf("a countdown with a progress token, whose first step takes 1.5 s, had its response headers only after %v: its stream waited for the first progress",
+			took.Round(time.Millisecond)), Got: fmt.Sprintf("HTTP %d, Content-Type: %s", slow.Status, slow.Header.Get("Content-Type")),
+			Want: "the headers of an SSE stream at once (rp.open() before sess.Handle)"})
+	}
+	expectStream(t, slow, "a countdown whose first step takes 1.5 s", "the stream at once, its progress later")
+	slow.HangUp()
+	for i, token := range []any{"p-ping", 7} {
+		params := map[string]any{"_meta": map[string]any{"progressToken": token}}
+		id := fmt.Sprint(3 + i)
+		what := fmt.Sprintf("a ping with progress token %v", token)
+		resp := h.Post(session, spec.Rev, wire.Request(id, "ping", params), what)
+		if resp.Status != http.StatusOK || resp.ContentType != "text/event-stream" {
+			t.Fail(check.Failure{What: what + " was not answered as an SSE stream: a request with a progress token gets its stream at once, whether it reports progress or not",
+				Got: resp.Summary(), Want: "HTTP 200, Content-Type: text/event-stream, the response as its event"})
+		}
+		probe.ExpectResponse(t, resp, id, what)
+	}
 }
 
 var http31 = &check.Check{

@@ -820,6 +820,16 @@ var (
 	return true`,
 		}},
 	},
+	{
+		Name: "progress-stream-opened-late", Lesson: "02", Kills: []string{"HTTP-37"},
+		Mistake: "no longer opens the stream of a request with a progress token at once: its first progress does, so the client sees nothing until then, and a request that reports none is answered as JSON",
+		Edits: []Edit{{File: httpPost,
+			Old: `	rp := h.newReply(w, r, sess)
+	if wantsProgress(msg) {`,
+			New: `	rp := h.newReply(w, r, sess) // its first progress notification opens the stream
+	if false && wantsProgress(msg) {`,
+		}},
+	},
 }
 
 // editBufferUntilResponse holds a request's messages in its reply until
