@@ -1,9 +1,11 @@
 package lesson02
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"strconv"
 	"strings"
 	"time"
 
@@ -15,7 +17,7 @@ import (
 
 // step5 holds the checks of step 5: progress on the request's own stream, and cancellation.
 var step5 = check.Step{
-	Checks: []*check.Check{http22, http37, http23, http30, http31, http32},
+	Checks: []*check.Check{http22, http37, http23, http30, http31, http32, http38},
 	Unchecked: []check.Claim{
 		{Claim: "in stateless mode a dropped connection does cancel", Where: "step 5", How: "described behaviour of the given requestContext, not a rule: the spec only says a disconnection SHOULD NOT be taken for cancellation"},
 	},
@@ -237,6 +239,104 @@ func checkServerRequestOnTheCallsStream(t *check.T) {
 	q := probe.AwaitQuestion(t, s, time.Second)
 	probe.Answer(t, h, session, spec.Rev, q)
 	probe.ExpectCleared(t, s, `3`, 1)
+}
+
+var http38 = &check.Check{
+	ID: "HTTP-38", Step: 5, Severity: check.Must, Budget: 8 * time.Second,
+	Needs: check.Needs{Course: probe.NotesLog},
+	Title: "at 2025-03-26, a batch's messages travel on the batch's own answer: one well-formed SSE stream, with every log message and every response, batch after batch",
+	Spec:  spec.Sending("The server MAY send JSON-RPC requests and notifications before sending the JSON-RPC response. These messages SHOULD relate to the originating client request."),
+	Course: "The course requires the messages a batch's requests send before their responses to travel on the batch's own answer, as a single request's do: " +
+		"the batch's requests run at once and share one reply, so their first messages race to open its stream. The grader sends 90 batches of 8 add_note calls and 8 one-step countdowns, " +
+		"three clients at a time, and reads each answer strictly: one SSE stream, each event one JSON-RPC message, every log message, every progress notification and every response exactly once.",
+	Hint: check.Hint{
+		Report: "In serveBatch, pass the batch's reply (rp := h.newReply(w, r, sess)) to stdio.ServeBatch as its peer, never nil, and send each response on the stream rp.end() returns. " +
+			"The batch's requests run concurrently and share that reply: reply.Send must hold rp.mu while it opens the stream and writes, or two of them open two streams on one response.",
+		Question: "When eight requests of one batch log at the same moment, how many SSE streams does your reply open on the one HTTP response? What keeps two of them from writing at once?",
+		Pointer:  "Lesson 02, step 5: a batch's messages travel on its own answer too. The requests of a batch run concurrently (stage 01's ServeBatch), so whatever they share needs a lock. GRADER_RACE=1 lets the race detector look as well.",
+		Near: `In serveBatch:
+
+	rp := h.newReply(w, r, sess)
+	responses, reject := stdio.ServeBatch(ctx, sess.Session, version, body, rp)
+	if stream := rp.end(); stream != nil {
+		for _, resp := range responses {
+			stream.Send(ctx, resp)
+		}
+		stream.Close()
+		return
+	}
+
+and reply.Send holds rp.mu from the check of rp.ended to the end of the write.`,
+	},
+	Claims: []check.Claim{
+		{Claim: "a batch's requests speak on the batch's own answer, one SSE stream, with every log message and every response", Where: "step 5",
+			How: "90 batches at 2025-03-26 of 8 add_note calls (each logs) and 8 countdowns of one step (each reports progress at once), three clients at once; each answer read strictly: text/event-stream, each event one JSON-RPC message, each log, each progress and each response exactly once"},
+	},
+	Checklist: []string{"A8", "C12"},
+	Run:       checkBatchOnItsStream,
+}
+
+func checkBatchOnItsStream(t *check.T) {
+	h := wire.StartHTTP(t)
+	// Each batch holds 8 add_note calls, which log their notes, and 8
+	// countdowns of one step with no wait, which report their progress at
+	// once: their first messages race to open the batch's stream. 30
+	// batches per client, three clients at once; a session holds at most
+	// 100 notes, so each client starts a new one every 12 batches.
+	const batches, half, perSession = 30, 8, 12
+	run := func(worker int) func() {
+		return func() {
+			var session string
+			for b := 0; b < batches; b++ {
+				if b%perSession == 0 {
+					session, _ = h.Initialize("2025-03-26")
+				}
+				// Each call, and the text its message before the response
+				// holds: the note, or the progress token, quoted.
+				var calls, ids, marks []string
+				for i := 0; i < half; i++ {
+					id, note := fmt.Sprintf(`"n%d-%d-%d"`, worker, b, i), fmt.Sprintf("batch-note-%d-%d-%d", worker, b, i)
+					calls = append(calls, wire.Request(id, "tools/call", wire.ToolCall("add_note", map[string]any{"text": note}, nil)))
+					ids, marks = append(ids, id), append(marks, strconv.Quote(note))
+					id, token := fmt.Sprintf(`"c%d-%d-%d"`, worker, b, i), fmt.Sprintf("tk-%d-%d-%d", worker, b, i)
+					calls = append(calls, wire.Request(id, "tools/call", wire.ToolCall("countdown", map[string]any{"from": 1, "interval_ms": 0}, token)))
+					ids, marks = append(ids, id), append(marks, strconv.Quote(token))
+				}
+				what := fmt.Sprintf("batch %d of client %d: %d add_note calls, which log their notes, and %d countdowns, which report progress at once", b+1, worker+1, half, half)
+				resp := h.Do(wire.Req{Header: wire.Headers(session, "2025-03-26"), Body: "[" + strings.Join(calls, ",") + "]", Within: wire.T2, Purpose: what})
+				if resp.Status != http.StatusOK || resp.ContentType != "text/event-stream" {
+					t.Fail(check.Failure{What: "the answer to " + what + " is not an SSE stream, so their messages did not travel with it", Got: resp.Summary(),
+						Want: "HTTP 200, Content-Type: text/event-stream: the notes' notifications/message and the countdowns' notifications/progress, and the responses"})
+				}
+				responses, before := map[string]int{}, map[string]int{}
+				for _, e := range resp.Events {
+					if e.Data == "" {
+						continue
+					}
+					m, err := wire.Parse([]byte(e.Data))
+					if err != nil {
+						t.Fail(check.Failure{What: fmt.Sprintf("an event of the answer to %s is not one JSON-RPC message (%v): two writers wrote the stream at once", what, err),
+							Got: check.Quote(e.Data), Want: "each event's data one JSON-RPC message"})
+					}
+					for k, id := range ids {
+						switch {
+						case m.IsResponseTo(id) && m.Error == nil:
+							responses[id]++
+						case m.ID == nil && bytes.Contains(m.Params, []byte(marks[k])):
+							before[id]++
+						}
+					}
+				}
+				for _, id := range ids {
+					if responses[id] != 1 || before[id] != 1 {
+						t.Fail(check.Failure{What: fmt.Sprintf("the answer to %s held call %s's message %d times and its result %d times", what, id, before[id], responses[id]),
+							Got: resp.Summary(), Want: "each call's notification (the note's log, the countdown's progress) once, and its result once, on the batch's one stream"})
+					}
+				}
+			}
+		}
+	}
+	t.Parallel(run(0), run(1), run(2))
 }
 
 // expectStream fails the check unless stream is an SSE response with 200.

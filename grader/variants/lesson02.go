@@ -830,6 +830,29 @@ var (
 	if false && wantsProgress(msg) {`,
 		}},
 	},
+	{
+		Name: "batch-requests-speak-to-no-one", Lesson: "02", Kills: []string{"HTTP-38"},
+		Mistake: "hands stdio.ServeBatch a nil peer, as in step 3, so what a batch's requests send before their responses goes nowhere",
+		Edits: []Edit{{File: httpPost,
+			Old: `	responses, reject := stdio.ServeBatch(ctx, sess.Session, version, body, rp)`,
+			New: `	responses, reject := stdio.ServeBatch(ctx, sess.Session, version, body, nil) // a batch is answered all at once`,
+		}},
+	},
+	{
+		Name: "reply-send-without-its-lock", Lesson: "02", Kills: []string{"HTTP-38"}, Racy: true,
+		Mistake: "sends without rp.mu (\"the stream is safe for concurrent use\"), so the first messages of a batch's requests, sent at once, open two streams on one response",
+		Edits: []Edit{{File: httpReply,
+			Old: `	rp.mu.Lock()
+	defer rp.mu.Unlock()
+	if rp.ended {
+		return errAnswered
+	}`,
+			New: `	// No lock here: the stream is safe for concurrent use.
+	if rp.ended {
+		return errAnswered
+	}`,
+		}},
+	},
 }
 
 // editBufferUntilResponse holds a request's messages in its reply until
