@@ -37,7 +37,7 @@ var http21 = &check.Check{
 	}`,
 	},
 	Claims: []check.Claim{
-		{Claim: "GET and every other method get 405 at once, before any session or version check, with Allow listing what is served (not GET), and a body that ends", Where: "step 4", How: "GET without a session, with one, with a made-up id and a bad version; PUT"},
+		{Claim: "GET and every other method get 405 at once, before any session or version check, with Allow listing what is served (not GET), and a body that ends", Where: "step 4", How: "GET without a session, with one, with a made-up id and a bad version; PUT, PATCH, OPTIONS, HEAD and a made-up method"},
 	},
 	Checklist: []string{"C1"},
 	Run:       checkHTTPGet,
@@ -61,7 +61,15 @@ func checkHTTPGet(t *check.T) {
 	}
 	odd := http.Header{"Accept": {"text/event-stream"}, "Mcp-Session-Id": {"grader-made-up-session-id"}, "Mcp-Protocol-Version": {"1999-01-01"}}
 	probe.Expect405(t, h, wire.Req{Method: http.MethodGet, Header: odd, Purpose: "GET with a made-up session id and an unsupported version: the method comes first"})
-	probe.Expect405(t, h, wire.Req{Method: http.MethodPut, Header: wire.Headers(session, spec.Rev), Body: wire.Request(`2`, "ping", nil), Purpose: "PUT"})
+	// Every other method, with a body or without: the method table has
+	// more rows than GET.
+	for _, m := range []string{http.MethodPut, http.MethodPatch, http.MethodOptions, http.MethodHead, "GRADER"} {
+		req := wire.Req{Method: m, Header: wire.Headers(session, spec.Rev), Purpose: m}
+		if m == http.MethodPut || m == http.MethodPatch {
+			req.Body = wire.Request(`2`, "ping", nil)
+		}
+		probe.Expect405(t, h, req)
+	}
 }
 
 // checkExternalGet is HTTP-21 for an external server, which may offer a

@@ -853,6 +853,17 @@ var (
 	}`,
 		}},
 	},
+	{
+		Name: "stateless-disconnect-cancels-nothing", Lesson: "02", Kills: []string{"HTTP-39"},
+		Mistake: "detaches every request from its connection, stateless ones too, so nothing can ever stop a stateless request whose client has gone",
+		Edits: []Edit{{File: httpHandler,
+			Old: `	if h.opts.Stateless {
+		return r.Context()
+	}
+	return context.WithoutCancel(r.Context())`,
+			New: `	return context.WithoutCancel(r.Context()) // a disconnection is not a cancellation`,
+		}},
+	},
 }
 
 // editBufferUntilResponse holds a request's messages in its reply until
