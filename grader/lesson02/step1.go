@@ -153,6 +153,7 @@ func checkHTTPNotification(t *check.T) {
 	} {
 		expectAccepted(t, h.Post(session, spec.Rev, body, "a message that needs no answer"), "a POST holding only a notification or a response")
 	}
+	expectNoHandlerReports(t, h, "the notifications and the response")
 }
 
 var http04 = &check.Check{

@@ -476,7 +476,7 @@ var http13 = &check.Check{
 	ID: "HTTP-13", Step: 2, Severity: check.Must, Budget: 5 * time.Second,
 	Title:  "DELETE ends the session: what runs in it stops, and its id then gets 404",
 	Spec:   spec.Session("Clients that no longer need a particular session SHOULD send an HTTP DELETE to the MCP endpoint with the MCP-Session-Id header"),
-	Course: "The spec lets a server refuse DELETE with 405. The course requires it to end the session (2xx), and 400 when the header is missing.",
+	Course: "The spec lets a server refuse DELETE with 405. The course requires it to end the session (2xx; on the course's servers 204 No Content), and 400 when the header is missing.",
 	Hint: check.Hint{
 		Report:   "On DELETE, remove the session from the map, cancel what runs in it (session.Close, which endLocked calls), and answer 204. Later requests with that id, and a second DELETE, then get 404.",
 		Question: "Does DELETE reach your handler? After it, what does a request with the deleted id get?",
@@ -527,6 +527,9 @@ func checkHTTPDelete(t *check.T) {
 		resp := h.Do(wire.Req{Method: http.MethodDelete, Header: wire.Headers(session, spec.Rev), Purpose: "DELETE of the session"})
 		if resp.Status < 200 || resp.Status > 299 {
 			t.Fail(check.Failure{What: "DELETE of a live session did not succeed", Got: resp.Summary(), Want: "a 2xx status, such as 204"})
+		}
+		if !t.Target.External() && (resp.Status != http.StatusNoContent || len(resp.Body) != 0) {
+			t.Fail(check.Failure{What: "DELETE of a live session did not get 204 No Content", Got: resp.Summary(), Want: "HTTP 204, empty body: the session is ended and there is nothing to say"})
 		}
 		deleted = time.Now()
 	})
@@ -836,6 +839,10 @@ func checkHTTPSessionCap(t *check.T) {
 		if id := resp.Header.Get("Mcp-Session-Id"); id != "" {
 			t.Fail(check.Failure{What: "an initialize that failed (it had no protocolVersion) was given a session id", Got: resp.Summary(),
 				Want: "no MCP-Session-Id: a failed initialize starts no session"})
+		}
+		if m := resp.Find(`1`); m == nil || m.Error == nil {
+			t.Fail(check.Failure{What: "the answer to an initialize that failed (it had no protocolVersion) is not its one error response", Got: resp.Summary(),
+				Want: `one JSON-RPC error response with "id":1, written once`})
 		}
 	}
 	// Refused initializes too: one that names a session gets 400, and a

@@ -14,7 +14,7 @@ import (
 
 // step4 holds the checks of step 4: GET and the other methods.
 var step4 = check.Step{
-	Checks: []*check.Check{http21},
+	Checks: []*check.Check{http21, http40},
 }
 
 var http21 = &check.Check{
@@ -88,4 +88,111 @@ func checkExternalGet(t *check.T, h *wire.HTTP) {
 	}
 	s.End(wire.T1)
 	probe.Expect405(t, h, wire.Req{Method: http.MethodGet, Header: probe.GETHeaders(session, spec.Rev, ""), Purpose: "GET with the session, again, for the whole answer"})
+}
+
+var http40 = &check.Check{
+	ID: "HTTP-40", Step: 4, Severity: check.Must, Budget: 6 * time.Second,
+	Needs: check.Needs{Flags: []string{"-max-body", "-max-sessions"}},
+	Title: "every refusal stops where it is written: one JSON-RPC error body, and net/http reports no second WriteHeader and no panic",
+	Spec:  spec.Sending("If the server cannot accept the input, it MUST return an HTTP error status code (e.g., 400 Bad Request)"),
+	Course: "A refusal that writes its error and then goes on does work the client was told was refused, and writes a second answer after the first. " +
+		"The course requires every refusal of the stage (406, 415, 413, 400 for bad input, versions and missing ids, 404, 503 at the cap, 405) to be answered " +
+		"with exactly one JSON-RPC error body, and its handler to return: the grader reads the server's stderr for net/http's own reports of a handler that wrote " +
+		"twice (\"superfluous response.WriteHeader\") or panicked (\"http: panic serving\"). Not graded on an external server, whose stderr the grader cannot read.",
+	Hint: check.Hint{
+		Report: "After every httpjson.Error (or any answer that ends the request), return: from servePOST, serveInitialize, Session's callers, serveBatch and serveDELETE. " +
+			"A function that writes a refusal for its caller, as Session and ProtocolVersion do, says so with ok == false, and the caller must return on it.",
+		Question: "After each place where your handler writes an error, what runs next? Does your server's stderr say \"superfluous response.WriteHeader call\"?",
+		Pointer:  "net/http logs \"http: superfluous response.WriteHeader call\" when a handler sets a status twice, and \"http: panic serving\" when one panics: both are a handler that went on after it had answered.",
+		Near: `	if !ok {
+		return // the refusal is written: nothing more
+	}`,
+	},
+	Claims: []check.Claim{
+		{Claim: "every refusal is one JSON-RPC error body, and its handler returns: no second WriteHeader, no panic", Where: "steps 1 to 4",
+			How: "course servers, -max-body 2000 -max-sessions 2: 406, 415, 413, 400 (not JSON, invalid, bad version on a request, a notification, a batch and DELETE; no session id on each; an initialize with one), 404 (each kind, and DELETE), 503, 405 (GET, PUT); each body one JSON-RPC error; then the server's stderr must hold neither of net/http's reports"},
+	},
+	Checklist: []string{"C9"},
+	Run:       checkRefusalsStop,
+}
+
+func checkRefusalsStop(t *check.T) {
+	if t.Target.External() {
+		t.Skip("the grader reads the server's stderr for net/http's reports, and cannot read an external server's")
+	}
+	h := wire.StartHTTP(t, "-max-body", "2000", "-max-sessions", "2")
+	session := initializeSession(t, h)
+	h.Initialize(spec.Rev) // the second and last place
+	ping := wire.Request(`2`, "ping", nil)
+	notification := wire.Notification("notifications/grader-unknown", nil)
+	batch := "[" + wire.Request(`3`, "ping", nil) + "]"
+	headers := func(session, version string, edit func(http.Header)) http.Header {
+		hdr := wire.Headers(session, version)
+		if edit != nil {
+			edit(hdr)
+		}
+		return hdr
+	}
+	type refusal struct {
+		what   string
+		req    wire.Req
+		status int
+	}
+	var refusals []refusal
+	post := func(what string, status int, hdr http.Header, body string) {
+		refusals = append(refusals, refusal{what, wire.Req{Header: hdr, Body: body, Purpose: what}, status})
+	}
+	post("a POST whose Accept lists only application/json", http.StatusNotAcceptable, headers(session, spec.Rev, func(h http.Header) { h.Set("Accept", "application/json") }), ping)
+	post("a POST with Content-Type: text/plain", http.StatusUnsupportedMediaType, headers(session, spec.Rev, func(h http.Header) { h.Set("Content-Type", "text/plain") }), ping)
+	post("a body of 2001 bytes, with -max-body 2000", http.StatusRequestEntityTooLarge, headers(session, spec.Rev, nil), sizedEcho(`4`, 2001))
+	post("a body that is not JSON", http.StatusBadRequest, headers(session, spec.Rev, nil), `{"jsonrpc":"2.0",`)
+	post("a message that is not valid", http.StatusBadRequest, headers(session, spec.Rev, nil), `{"jsonrpc":"2.0","id":5,"method":42}`)
+	for _, m := range []struct{ what, body string }{{"a request", ping}, {"a notification", notification}, {"a batch", batch}} {
+		post(m.what+" with MCP-Protocol-Version: 1999-01-01", http.StatusBadRequest, headers(session, "1999-01-01", nil), m.body)
+		post(m.what+" without MCP-Session-Id", http.StatusBadRequest, headers("", spec.Rev, nil), m.body)
+		post(m.what+" with a session id the server never issued", http.StatusNotFound, headers("grader-made-up-session-id", spec.Rev, nil), m.body)
+	}
+	initialize := wire.Request(`1`, "initialize", wire.InitializeParams(spec.Rev))
+	post("an initialize that carries MCP-Session-Id", http.StatusBadRequest, headers(session, "", nil), initialize)
+	post("an initialize at the cap of 2 sessions", http.StatusServiceUnavailable, headers("", "", nil), initialize)
+	for _, r := range []refusal{
+		{"DELETE without MCP-Session-Id", wire.Req{Method: http.MethodDelete, Header: headers("", spec.Rev, nil)}, http.StatusBadRequest},
+		{"DELETE of a session that never existed", wire.Req{Method: http.MethodDelete, Header: headers("grader-made-up-session-id", spec.Rev, nil)}, http.StatusNotFound},
+		{"DELETE with MCP-Protocol-Version: 1999-01-01", wire.Req{Method: http.MethodDelete, Header: headers(session, "1999-01-01", nil)}, http.StatusBadRequest},
+		{"GET", wire.Req{Method: http.MethodGet, Header: headers(session, spec.Rev, nil)}, http.StatusMethodNotAllowed},
+		{"PUT", wire.Req{Method: http.MethodPut, Header: headers(session, spec.Rev, nil), Body: ping}, http.StatusMethodNotAllowed},
+	} {
+		r.req.Purpose = r.what
+		refusals = append(refusals, r)
+	}
+	for _, r := range refusals {
+		resp := h.Do(r.req)
+		if resp.Status != r.status {
+			t.Fail(check.Failure{What: fmt.Sprintf("%s got HTTP %d", r.what, resp.Status), Got: resp.Summary(), Want: fmt.Sprintf("HTTP %d", r.status)})
+		}
+		if resp.ErrorBody() == nil {
+			t.Fail(check.Failure{What: fmt.Sprintf("the %d to %s is not one JSON-RPC error body: something more was written after the refusal, or nothing at all", r.status, r.what),
+				Got: resp.Summary(), Want: `Content-Type: application/json, the body {"jsonrpc":"2.0","error":{"code":...,"message":"..."}}, once`})
+		}
+	}
+	probe.ExpectStatus(t, h.Post(session, spec.Rev, wire.Request(`6`, "ping", nil), "ping after every refusal"), http.StatusOK, "a ping in the session after every refusal")
+	expectNoHandlerReports(t, h, "the refusals")
+}
+
+// expectNoHandlerReports fails the check if the server's stderr holds
+// net/http's report of a handler that set its status twice or panicked:
+// a handler that went on after it had answered. A server the grader did
+// not start has no stderr to read.
+func expectNoHandlerReports(t *check.T, h *wire.HTTP, after string) {
+	if h.Proc == nil {
+		return
+	}
+	for _, report := range []string{"superfluous response.WriteHeader", "http: panic serving"} {
+		if stderr := h.Proc.Stderr(); strings.Contains(stderr, report) {
+			line := stderr[strings.Index(stderr, report):]
+			line, _, _ = strings.Cut(line, "\n")
+			t.Fail(check.Failure{What: fmt.Sprintf("after %s, the server's stderr holds net/http's report %q: a handler went on after it had answered", after, report),
+				Got: check.Quote(line), Want: "no such report: return once an answer is written"})
+		}
+	}
 }

@@ -334,6 +334,7 @@ func checkBatchOnItsStream(t *check.T) {
 		}
 	}
 	t.Parallel(run(0), run(1), run(2))
+	expectNoHandlerReports(t, h, "the batches")
 }
 
 // expectStream fails the check unless stream is an SSE response with 200.
