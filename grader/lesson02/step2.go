@@ -18,7 +18,7 @@ import (
 
 // step2 holds the checks of step 2: sessions.
 var step2 = check.Step{
-	Checks: []*check.Check{http09, http10, http33, http11, http12, http13, http14, http15, http16, http36, http17, http29},
+	Checks: []*check.Check{http09, http10, http33, http11, http12, http13, http14, http15, http16, http36, http42, http17, http41, http29},
 	Unchecked: []check.Claim{
 		{Claim: "the reference logs session starts and DELETEs to stderr", Where: "step 2", How: "logging is the server's own business"},
 	},
@@ -735,8 +735,8 @@ func checkHTTPSessionExpiry(t *check.T) {
 
 var http36 = &check.Check{
 	ID: "HTTP-36", Step: 2, Severity: check.Must, Budget: 6 * time.Second,
-	Needs: check.Needs{Flags: []string{"-session-timeout"}},
-	Title: "a session expires the moment its timeout passes: the first request or DELETE after it gets 404, whenever the sweeper runs",
+	Needs: check.Needs{Flags: []string{"-session-timeout", "-max-sessions"}},
+	Title: "a session expires the moment its timeout passes: the first request or DELETE after it gets 404, and an initialize at the cap finds its place, whenever the sweeper runs",
 	Spec:  spec.Ended,
 	Course: "The course's sessions end once they have been idle for -session-timeout (the grader sets 1s); a sweeper that runs now and then only tidies up. " +
 		"The grader asks four sessions, started a quarter of the sweeper's half-timeout period apart, again just after their timeout: " +
@@ -758,6 +758,8 @@ and in remove, the same test decides whether the DELETE found a live session.`,
 	Claims: []check.Claim{
 		{Claim: "a session ends when its timeout passes, not at the next sweep: a request or a DELETE just after it gets 404", Where: "step 2",
 			How: "-session-timeout 1s; four sessions started 125 ms apart, each asked 1.04 s after its last request (two with a ping, two with DELETE): all must get 404"},
+		{Claim: "at the cap, an expired session's place is free at once: the store sweeps before it counts", Where: "step 2",
+			How: "two servers with -session-timeout 1s -max-sessions 1: an initialize 1.04 s after the only session's last request must succeed"},
 	},
 	Checklist: []string{"C35"},
 	Run:       checkHTTPExpiryAtOnce,
@@ -792,7 +794,97 @@ func checkHTTPExpiryAtOnce(t *check.T) {
 			}
 		}
 	}
-	t.Parallel(ask(0), ask(1), ask(2), ask(3))
+	// At the cap, an initialize just after the only session's timeout must
+	// find its place free: the store sweeps before it counts. Two servers,
+	// whose sweepers tick at phases of their own, so that a tick falling
+	// in the window of both is most unlikely.
+	atCap := func(n int) func() {
+		return func() {
+			other := wire.StartHTTP(t, "-session-timeout", "1s", "-max-sessions", "1")
+			other.Initialize(spec.Rev)
+			last := time.Now()
+			probe.Pause(t, time.Until(last.Add(timeout+after)))
+			resp := other.Post("", "", wire.Request(`1`, "initialize", wire.InitializeParams(spec.Rev)),
+				fmt.Sprintf("initialize on server %d, with -max-sessions 1, just after its only session's 1 s timeout", n))
+			if resp.Status != http.StatusOK {
+				t.Fail(check.Failure{What: "with -max-sessions 1, an initialize just after the only session's 1 s timeout was refused: the expired session still held its place",
+					Got: resp.Summary(), Want: "HTTP 200: sweep the expired sessions before counting them against the cap, whenever the sweeper runs next"})
+			}
+		}
+	}
+	t.Parallel(ask(0), ask(1), ask(2), ask(3), atCap(1), atCap(2))
+}
+
+var http42 = &check.Check{
+	ID: "HTTP-42", Step: 2, Severity: check.Must, Budget: 8 * time.Second,
+	Needs: check.Needs{Flags: []string{"-session-timeout", "-debug"}},
+	Title: "expired sessions are freed though nobody names them again: their memory comes back (heap via -debug's /debug/vars)",
+	Spec: check.Spec{Rev: spec.Rev, Section: "basic/transports › Streamable HTTP › Session Management; security best practices › Session Hijacking › Mitigation",
+		Quote: "Rotating or expiring session IDs can also reduce the risk"},
+	Course: "Clients vanish without DELETE, and never send their session id again. The course requires their sessions to be ended by the server itself " +
+		"(a sweeper), so that what they hold goes back to the runtime. The grader fills eight sessions with 100 notes of 4000 bytes each (-session-timeout 1s), " +
+		"then never names them again, and wants the server's live heap (-debug's heap_live, after a GC) back near where it was within 2.2 s of the last request.",
+	Hint: check.Hint{
+		Report: "Start a sweeper with the store (go s.sweepEvery(...)), which ticks every half timeout and ends every idle session past its timeout; " +
+			"ending a session deletes it from the map, so nothing holds it any more.",
+		Question: "A client that vanishes never sends its session id again: what ends its session in your server, and when is its memory freed?",
+		Pointer:  "Lesson 02, step 2: newSessionStore starts sweepEvery, whose ticker runs sweepLocked, which calls endLocked for each idle session past the timeout. A time.Ticker's channel delivers a tick per interval.",
+		Near: `In sweepEvery:
+
+	for {
+		select {
+		case <-s.stop:
+			return
+		case now := <-ticker.C:
+			s.mu.Lock()
+			s.sweepLocked(now)
+			s.mu.Unlock()
+		}
+	}`,
+	},
+	Claims: []check.Claim{
+		{Claim: "expired sessions are ended by the server itself, and their memory freed, though no request names them again", Where: "step 2",
+			How: "-session-timeout 1s -debug: eight sessions of 100 notes of 4000 bytes (batches at 2025-03-26); heap_live must grow by 2.5 MB, then be back within 1 MB of the start 2.2 s after the last request"},
+	},
+	Run: checkExpiredSessionsFreed,
+}
+
+func checkExpiredSessionsFreed(t *check.T) {
+	h := wire.StartHTTP(t, "-session-timeout", "1s", "-debug")
+	h.CloseIdleConnections()
+	base := h.VarInt("heap_live")
+	t.Wire.Event("baseline: heap_live %d bytes", base)
+	const sessions, notes, size = 8, 100, 4000
+	for i := 0; i < sessions; i++ {
+		session, _ := h.Initialize("2025-03-26")
+		var calls []string
+		for n := 0; n < notes; n++ {
+			text := fmt.Sprintf("%d-%d-", i, n) + strings.Repeat("m", size-10)
+			calls = append(calls, wire.Request(fmt.Sprint(n+2), "tools/call", wire.ToolCall("add_note", map[string]any{"text": text}, nil)))
+		}
+		resp := h.Do(wire.Req{Header: wire.Headers(session, "2025-03-26"), Body: "[" + strings.Join(calls, ",") + "]", Within: wire.T2,
+			Purpose: fmt.Sprintf("a batch of %d add_note calls of %d bytes each, in session %d", notes, size, i+1)})
+		if resp.Status != http.StatusOK {
+			t.Fail(check.Failure{What: "a batch of add_note calls at 2025-03-26 was not served", Got: resp.Summary(), Want: "HTTP 200 (HTTP-19)"})
+		}
+	}
+	last := time.Now()
+	h.CloseIdleConnections()
+	full := h.VarInt("heap_live")
+	t.Wire.Event("with eight sessions of notes: heap_live %d bytes", full)
+	if full < base+5<<19 {
+		t.Fail(check.Failure{What: fmt.Sprintf("800 notes of 4000 bytes grew the server's live heap by only %d bytes", full-base),
+			Want: "notes kept in their sessions (HTTP-14), about 3.2 MB"})
+	}
+	var now int64
+	if probe.Settle(t, time.Until(last.Add(2200*time.Millisecond)), func() bool {
+		now = h.VarInt("heap_live")
+		return now <= base+1<<20
+	}) {
+		return
+	}
+	t.Fail(check.Failure{What: fmt.Sprintf("2.2 s after the last request of eight sessions with a 1 s timeout, the server's live heap is still %d bytes above where it began (%d with them full)", now-base, full-base),
+		Want: "the expired sessions ended by the server itself and their notes freed, though no request names them again"})
 }
 
 var http17 = &check.Check{
@@ -880,6 +972,70 @@ func checkHTTPSessionCap(t *check.T) {
 	h.Do(wire.Req{Method: http.MethodDelete, Header: wire.Headers(sessions[0], spec.Rev), Purpose: "DELETE one session"})
 	resp = h.Post("", "", wire.Request(`1`, "initialize", wire.InitializeParams(spec.Rev)), "initialize after a DELETE freed a place")
 	probe.ExpectStatus(t, resp, http.StatusOK, "an initialize once a DELETE has freed a place")
+}
+
+var http41 = &check.Check{
+	ID: "HTTP-41", Step: 2, Severity: check.Must, Budget: 6 * time.Second,
+	Needs: check.Needs{Flags: []string{"-max-sessions", "-max-body", "-session-timeout"}},
+	Title: "the limits' flags at their edges: -max-sessions 1 and -max-body 1 mean one; 0 means the default",
+	Spec:  spec.NoLimit,
+	Course: "The spec sets no limits; the course's flags set them. A limit of one is a limit of one (a second session gets 503, a body of two bytes 413), " +
+		"and zero means the default (Options: \"the zero value gives ... the defaults\"): -max-sessions 0, -max-body 0 and -session-timeout 0 " +
+		"must serve as 1000 sessions, 4 MiB and 30 minutes do, not refuse everything or end every session at once.",
+	Hint: check.Hint{
+		Report: "Keep the given NewHandler's defaults: a zero (or negative) SessionTimeout, MaxSessions or MaxBodyBytes becomes DefaultSessionTimeout, DefaultMaxSessions " +
+			"or DefaultMaxBodyBytes, and any other value is used as it is, 1 included.",
+		Question: "What does your server do with -max-sessions 0, or -max-body 0? And with -max-sessions 1?",
+		Pointer:  "NewHandler (given) turns Options' zero values into the defaults. The store compares len(s.byID) >= s.max, so a cap of 1 holds one session.",
+		Near: `	if opts.MaxSessions <= 0 {
+		opts.MaxSessions = DefaultMaxSessions
+	}
+	if opts.MaxBodyBytes <= 0 {
+		opts.MaxBodyBytes = DefaultMaxBodyBytes
+	}`,
+	},
+	Claims: []check.Claim{
+		{Claim: "-max-sessions 1 and -max-body 1 are honoured; 0 for -max-sessions, -max-body and -session-timeout means the default", Where: "step 2",
+			How: "-max-sessions 1: a second initialize gets 503; -max-body 1: a ping gets 413; all three at 0: three sessions, a 3000-byte body served, a session alive after a pause"},
+	},
+	Run: checkLimitFlagsAtTheirEdges,
+}
+
+func checkLimitFlagsAtTheirEdges(t *check.T) {
+	t.Parallel(func() {
+		h := wire.StartHTTP(t, "-max-sessions", "1")
+		h.Initialize(spec.Rev)
+		resp := h.Post("", "", wire.Request(`1`, "initialize", wire.InitializeParams(spec.Rev)), "a second initialize, with -max-sessions 1")
+		if resp.Status != http.StatusServiceUnavailable && resp.Status != http.StatusTooManyRequests {
+			t.Fail(check.Failure{What: "with -max-sessions 1, a second session was not refused", Got: resp.Summary(), Want: "HTTP 503 (or 429): a cap of 1 holds one session"})
+		}
+	}, func() {
+		h := wire.StartHTTP(t, "-max-body", "1")
+		resp := h.Post("", "", wire.Request(`1`, "ping", nil), "a ping, with -max-body 1")
+		if resp.Status != http.StatusRequestEntityTooLarge {
+			t.Fail(check.Failure{What: "with -max-body 1, a body of many bytes was not refused with 413", Got: resp.Summary(), Want: "HTTP 413: a limit of 1 byte is 1 byte"})
+		}
+	}, func() {
+		h := wire.StartHTTP(t, "-max-sessions", "0", "-max-body", "0", "-session-timeout", "0")
+		var sessions []string
+		for i := 0; i < 3; i++ {
+			resp := h.Post("", "", wire.Request(`1`, "initialize", wire.InitializeParams(spec.Rev)), fmt.Sprintf("initialize %d, with -max-sessions 0 (the default)", i+1))
+			if resp.Status != http.StatusOK {
+				t.Fail(check.Failure{What: fmt.Sprintf("with -max-sessions 0, which means the default of 1000, initialize %d was refused", i+1), Got: resp.Summary(),
+					Want: "HTTP 200: zero means the default"})
+			}
+			sessions = append(sessions, resp.Header.Get("Mcp-Session-Id"))
+		}
+		resp := h.Do(wire.Req{Header: wire.Headers(sessions[0], spec.Rev), Body: sizedEcho(`2`, 3000), Purpose: "echo, a body of 3000 bytes, with -max-body 0 (the default)"})
+		if resp.Status != http.StatusOK {
+			t.Fail(check.Failure{What: "with -max-body 0, which means the default of 4 MiB, a body of 3000 bytes was refused", Got: resp.Summary(), Want: "HTTP 200: zero means the default"})
+		}
+		probe.Pause(t, 100*time.Millisecond)
+		resp = h.Post(sessions[1], spec.Rev, wire.Request(`3`, "ping", nil), "ping 0.1 s later, with -session-timeout 0 (the default)")
+		if resp.Status != http.StatusOK {
+			t.Fail(check.Failure{What: "with -session-timeout 0, which means the default of 30 minutes, a session was gone 0.1 s after it began", Got: resp.Summary(), Want: "HTTP 200: zero means the default"})
+		}
+	})
 }
 
 var http29 = &check.Check{
