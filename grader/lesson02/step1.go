@@ -187,7 +187,7 @@ var http04 = &check.Check{
 In servePOST: if !acceptsBoth(r.Header.Values("Accept")), answer 406 with httpjson.Error and return.`,
 	},
 	Claims: []check.Claim{
-		{Claim: "Accept must allow both types: a list, any order or spacing, case, wildcards, several header lines; q=0 takes a type away; without both a 4xx", Where: "step 1", How: "nine refused forms (one of each type; q=0 on either, written 0, 0.0, 0.000, 0. or Q=0, with spaces around the ';'; none) and nine accepted ones (q=0.001 among them)"},
+		{Claim: "Accept must allow both types: a list, any order or spacing, case, wildcards, several header lines; q=0 takes a type away; without both a 4xx", Where: "step 1", How: "ten refused forms (one of each type; q=0 on either, written 0, 0.0, 0.000, 0. or Q=0, with spaces around the ';'; another type with parameters; none) and ten accepted ones (q=0.001, and wildcards with parameters, among them)"},
 	},
 	Checklist: []string{"C6"},
 	Run:       checkHTTPAccept,
@@ -215,6 +215,8 @@ func checkHTTPAccept(t *check.T) {
 		{"application/json, text/event-stream;q=0.000"},
 		{"application/json;Q=0, text/event-stream"},
 		{"application/json ; q=0. , text/event-stream"},
+		// A range with parameters names its own type, and no other.
+		{"text/event-stream, text/html;q=0.5"},
 		{}, // no Accept at all
 	} {
 		if resp := post(accept, fmt.Sprint(10+i)); resp.Status < 400 || resp.Status > 499 {
@@ -232,6 +234,7 @@ func checkHTTPAccept(t *check.T) {
 		{"application/json", "text/event-stream"}, // two Accept lines
 		{"application/*, text/*"},
 		{"*/*"},
+		{"application/*;q=0.5, */*;q=0.1"}, // wildcards with parameters
 	} {
 		resp := post(accept, fmt.Sprint(20+i))
 		if resp.Status != http.StatusOK {

@@ -1,8 +1,12 @@
 package lesson02
 
 import (
+	"bufio"
 	"fmt"
+	"io"
+	"net"
 	"net/http"
+	"net/url"
 	"strings"
 	"time"
 
@@ -110,7 +114,7 @@ var http40 = &check.Check{
 	},
 	Claims: []check.Claim{
 		{Claim: "every refusal is one JSON-RPC error body, and its handler returns: no second WriteHeader, no panic", Where: "steps 1 to 4",
-			How: "course servers, -max-body 2000 -max-sessions 2: 406, 415, 413, 400 (not JSON, invalid, bad version on a request, a notification, a batch and DELETE; no session id on each; an initialize with one), 404 (each kind, and DELETE), 503, 405 (GET, PUT); each body one JSON-RPC error; then the server's stderr must hold neither of net/http's reports"},
+			How: "course servers, -max-body 2000 -max-sessions 2: 406, 415, 413, 400 (a chunked body that breaks off, not JSON, invalid, bad version on a request, a notification, a batch and DELETE; no session id on each; an initialize with one), 404 (each kind, and DELETE), 503, 405 (GET, PUT); each body one JSON-RPC error; then the server's stderr must hold neither of net/http's reports"},
 	},
 	Checklist: []string{"C9"},
 	Run:       checkRefusalsStop,
@@ -175,6 +179,17 @@ func checkRefusalsStop(t *check.T) {
 				Got: resp.Summary(), Want: `Content-Type: application/json, the body {"jsonrpc":"2.0","error":{"code":...,"message":"..."}}, once`})
 		}
 	}
+	t.Case("a body the server cannot read", func() {
+		status, body := postUnreadable(t, h, session)
+		if status != http.StatusBadRequest {
+			t.Fail(check.Failure{What: fmt.Sprintf("a POST whose chunked body breaks off (a chunk size that is no number) got HTTP %d", status), Got: check.Quote(string(body)),
+				Want: "HTTP 400: any error reading the body but its size is a 400"})
+		}
+		if m, err := wire.Parse(body); err != nil || m.Error == nil {
+			t.Fail(check.Failure{What: "the 400 to a POST whose body cannot be read is not one JSON-RPC error body", Got: check.Quote(string(body)),
+				Want: `{"jsonrpc":"2.0","error":{"code":...,"message":"..."}}, once`})
+		}
+	})
 	probe.ExpectStatus(t, h.Post(session, spec.Rev, wire.Request(`6`, "ping", nil), "ping after every refusal"), http.StatusOK, "a ping in the session after every refusal")
 	expectNoHandlerReports(t, h, "the refusals")
 }
@@ -195,4 +210,37 @@ func expectNoHandlerReports(t *check.T, h *wire.HTTP, after string) {
 				Got: check.Quote(line), Want: "no such report: return once an answer is written"})
 		}
 	}
+}
+
+// postUnreadable sends, over a connection of its own, a POST whose chunked
+// body breaks off with a chunk size that is no number, so that reading the
+// body fails for another reason than its size, and returns the answer's
+// status and body.
+func postUnreadable(t *check.T, h *wire.HTTP, session string) (int, []byte) {
+	u, err := url.Parse(h.URL)
+	if err != nil {
+		t.Failf("grader bug: the endpoint %q is no URL: %v", h.URL, err)
+	}
+	conn, err := net.DialTimeout("tcp", u.Host, wire.T1)
+	if err != nil {
+		t.Failf("connecting to %s: %v", u.Host, err)
+	}
+	defer conn.Close()
+	conn.SetDeadline(time.Now().Add(wire.T1))
+	request := "POST " + u.Path + " HTTP/1.1\r\nHost: " + u.Host + "\r\nAccept: application/json, text/event-stream\r\nContent-Type: application/json\r\n" +
+		"Mcp-Session-Id: " + session + "\r\nMcp-Protocol-Version: " + spec.Rev + "\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n" +
+		"a\r\n{\"jsonrpc\"\r\nzz\r\n"
+	t.Wire.Sent(strings.ReplaceAll(request, "\r\n", "\n"))
+	if _, err := io.WriteString(conn, request); err != nil {
+		t.Failf("sending the request: %v", err)
+	}
+	resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
+	if err != nil {
+		t.Fail(check.Failure{What: "a POST whose chunked body breaks off got no HTTP answer: " + err.Error(), Want: "HTTP 400 with a JSON-RPC error body"})
+	}
+	defer resp.Body.Close()
+	body, _ := io.ReadAll(io.LimitReader(resp.Body, 1<<16))
+	t.Wire.Received(fmt.Sprintf("HTTP %d", resp.StatusCode))
+	t.Wire.Received(string(body))
+	return resp.StatusCode, body
 }
