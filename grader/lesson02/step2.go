@@ -978,7 +978,7 @@ func checkHTTPSessionCap(t *check.T) {
 var http41 = &check.Check{
 	ID: "HTTP-41", Step: 2, Severity: check.Must, Budget: 6 * time.Second,
 	Needs: check.Needs{Flags: []string{"-max-sessions", "-max-body", "-session-timeout"}},
-	Title: "the limits' flags at their edges: -max-sessions 1 and -max-body 1 mean one; 0 means the default",
+	Title: "the limits' flags at their edges: -max-sessions 1, -max-body 1 and -session-timeout 1ns mean one; 0 means the default; without the flag the cap is 1000",
 	Spec:  spec.NoLimit,
 	Course: "The spec sets no limits; the course's flags set them. A limit of one is a limit of one (a second session gets 503, a body of two bytes 413), " +
 		"and zero means the default (Options: \"the zero value gives ... the defaults\"): -max-sessions 0, -max-body 0 and -session-timeout 0 " +
@@ -997,7 +997,7 @@ var http41 = &check.Check{
 	},
 	Claims: []check.Claim{
 		{Claim: "-max-sessions 1 and -max-body 1 are honoured; 0 for -max-sessions, -max-body and -session-timeout means the default", Where: "step 2",
-			How: "-max-sessions 1: a second initialize gets 503; -max-body 1: a ping gets 413; all three at 0: three sessions, a 3000-byte body served, a session alive after a pause"},
+			How: "-max-sessions 1: a second initialize gets 503; -max-body 1: a ping gets 413; -session-timeout 1ns: a ping after initialize gets 404; all three at 0: three sessions, a 3000-byte body served, a session alive after a pause; no flag: 1000 initializes served, the 1001st refused"},
 	},
 	Run: checkLimitFlagsAtTheirEdges,
 }
@@ -1009,6 +1009,33 @@ func checkLimitFlagsAtTheirEdges(t *check.T) {
 		resp := h.Post("", "", wire.Request(`1`, "initialize", wire.InitializeParams(spec.Rev)), "a second initialize, with -max-sessions 1")
 		if resp.Status != http.StatusServiceUnavailable && resp.Status != http.StatusTooManyRequests {
 			t.Fail(check.Failure{What: "with -max-sessions 1, a second session was not refused", Got: resp.Summary(), Want: "HTTP 503 (or 429): a cap of 1 holds one session"})
+		}
+	}, func() {
+		// Without the flag, the cap is 1000: the 1000th session is started,
+		// the 1001st refused. Eight clients at once, initialize alone.
+		h := wire.StartHTTP(t)
+		var clients []func()
+		for c := 0; c < 8; c++ {
+			clients = append(clients, func() {
+				for i := 0; i < 125; i++ {
+					resp := h.Post("", "", wire.Request(`1`, "initialize", wire.InitializeParams(spec.Rev)), "one of 1000 initializes, without -max-sessions")
+					if resp.Status != http.StatusOK {
+						t.Fail(check.Failure{What: "without -max-sessions, one of the first 1000 initializes was refused", Got: resp.Summary(), Want: "HTTP 200: the default cap is 1000 sessions"})
+					}
+				}
+			})
+		}
+		t.Parallel(clients...)
+		resp := h.Post("", "", wire.Request(`1`, "initialize", wire.InitializeParams(spec.Rev)), "the 1001st initialize, without -max-sessions")
+		if resp.Status != http.StatusServiceUnavailable && resp.Status != http.StatusTooManyRequests {
+			t.Fail(check.Failure{What: "without -max-sessions, a 1001st session was not refused", Got: resp.Summary(), Want: "HTTP 503 (or 429): the default cap is 1000"})
+		}
+	}, func() {
+		h := wire.StartHTTP(t, "-session-timeout", "1ns")
+		session := initializeSession(t, h)
+		resp := h.Post(session, spec.Rev, wire.Request(`2`, "ping", nil), "ping, with -session-timeout 1ns")
+		if resp.Status != http.StatusNotFound {
+			t.Fail(check.Failure{What: "with -session-timeout 1ns, a session still answered after its initialize", Got: resp.Summary(), Want: "HTTP 404: a timeout of 1 ns is 1 ns, not the default"})
 		}
 	}, func() {
 		h := wire.StartHTTP(t, "-max-body", "1")

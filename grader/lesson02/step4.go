@@ -97,11 +97,11 @@ func checkExternalGet(t *check.T, h *wire.HTTP) {
 var http40 = &check.Check{
 	ID: "HTTP-40", Step: 4, Severity: check.Must, Budget: 6 * time.Second,
 	Needs: check.Needs{Flags: []string{"-max-body", "-max-sessions"}},
-	Title: "every refusal stops where it is written: one JSON-RPC error body, and net/http reports no second WriteHeader and no panic",
+	Title: "every refusal stops where it is written: one JSON-RPC error body with the stage's code, and net/http reports no second WriteHeader and no panic",
 	Spec:  spec.Sending("If the server cannot accept the input, it MUST return an HTTP error status code (e.g., 400 Bad Request)"),
 	Course: "A refusal that writes its error and then goes on does work the client was told was refused, and writes a second answer after the first. " +
 		"The course requires every refusal of the stage (406, 415, 413, 400 for bad input, versions and missing ids, 404, 503 at the cap, 405) to be answered " +
-		"with exactly one JSON-RPC error body, and its handler to return: the grader reads the server's stderr for net/http's own reports of a handler that wrote " +
+		"with exactly one JSON-RPC error body, carrying the code the stage's handler.go names (-32001 for a session that is not there, -32000 for the transport's other refusals), and its handler to return: the grader reads the server's stderr for net/http's own reports of a handler that wrote " +
 		"twice (\"superfluous response.WriteHeader\") or panicked (\"http: panic serving\"). Not graded on an external server, whose stderr the grader cannot read.",
 	Hint: check.Hint{
 		Report: "After every httpjson.Error (or any answer that ends the request), return: from servePOST, serveInitialize, Session's callers, serveBatch and serveDELETE. " +
@@ -146,6 +146,12 @@ func checkRefusalsStop(t *check.T) {
 	post := func(what string, status int, hdr http.Header, body string) {
 		refusals = append(refusals, refusal{what, wire.Req{Header: hdr, Body: body, Purpose: what}, status})
 	}
+	// The JSON-RPC code each refusal carries, as the stage's handler.go
+	// names them: the standard codes for bad messages and headers, -32001
+	// for a session that is not there, -32000 for every other refusal of
+	// the transport.
+	codes := map[int]int{http.StatusNotAcceptable: -32000, http.StatusUnsupportedMediaType: -32000, http.StatusRequestEntityTooLarge: -32000,
+		http.StatusServiceUnavailable: -32000, http.StatusMethodNotAllowed: -32000, http.StatusNotFound: -32001}
 	post("a POST whose Accept lists only application/json", http.StatusNotAcceptable, headers(session, spec.Rev, func(h http.Header) { h.Set("Accept", "application/json") }), ping)
 	post("a POST with Content-Type: text/plain", http.StatusUnsupportedMediaType, headers(session, spec.Rev, func(h http.Header) { h.Set("Content-Type", "text/plain") }), ping)
 	post("a body of 2001 bytes, with -max-body 2000", http.StatusRequestEntityTooLarge, headers(session, spec.Rev, nil), sizedEcho(`4`, 2001))
@@ -174,9 +180,16 @@ func checkRefusalsStop(t *check.T) {
 		if resp.Status != r.status {
 			t.Fail(check.Failure{What: fmt.Sprintf("%s got HTTP %d", r.what, resp.Status), Got: resp.Summary(), Want: fmt.Sprintf("HTTP %d", r.status)})
 		}
-		if resp.ErrorBody() == nil {
+		m := resp.ErrorBody()
+		if m == nil {
 			t.Fail(check.Failure{What: fmt.Sprintf("the %d to %s is not one JSON-RPC error body: something more was written after the refusal, or nothing at all", r.status, r.what),
 				Got: resp.Summary(), Want: `Content-Type: application/json, the body {"jsonrpc":"2.0","error":{"code":...,"message":"..."}}, once`})
+		}
+		if want, ok := codes[r.status]; ok {
+			if code, _ := m.ErrorCode(); code != want {
+				t.Fail(check.Failure{What: fmt.Sprintf("the %d to %s carries the JSON-RPC code %d", r.status, r.what, code), Got: check.Quote(string(m.Raw)),
+					Want: fmt.Sprintf("code %d, as handler.go names it (codeSessionNotFound for a missing session, codeServerError for the transport's other refusals)", want)})
+			}
 		}
 	}
 	t.Case("a body the server cannot read", func() {
@@ -185,9 +198,14 @@ func checkRefusalsStop(t *check.T) {
 			t.Fail(check.Failure{What: fmt.Sprintf("a POST whose chunked body breaks off (a chunk size that is no number) got HTTP %d", status), Got: check.Quote(string(body)),
 				Want: "HTTP 400: any error reading the body but its size is a 400"})
 		}
-		if m, err := wire.Parse(body); err != nil || m.Error == nil {
+		m, err := wire.Parse(body)
+		if err != nil || m.Error == nil {
 			t.Fail(check.Failure{What: "the 400 to a POST whose body cannot be read is not one JSON-RPC error body", Got: check.Quote(string(body)),
 				Want: `{"jsonrpc":"2.0","error":{"code":...,"message":"..."}}, once`})
+		}
+		if code, _ := m.ErrorCode(); code != -32000 {
+			t.Fail(check.Failure{What: fmt.Sprintf("the 400 to a POST whose body cannot be read carries the JSON-RPC code %d", code), Got: check.Quote(string(body)),
+				Want: "code -32000 (codeServerError): the transport, not the message, failed"})
 		}
 	})
 	probe.ExpectStatus(t, h.Post(session, spec.Rev, wire.Request(`6`, "ping", nil), "ping after every refusal"), http.StatusOK, "a ping in the session after every refusal")
