@@ -338,7 +338,7 @@ var http07 = &check.Check{
 	}`,
 	},
 	Claims: []check.Claim{
-		{Claim: "the body is read through MaxBytesReader: over 4 MiB gets 413, under is served", Where: "step 1", How: "a body of exactly 4 MiB (4194304 bytes) served, one of 4194305 refused, then a ping; HTTP-34 tests -max-body the same way", Also: []string{"HTTP-34"}},
+		{Claim: "the body is read through MaxBytesReader: over 4 MiB gets 413, under is served", Where: "step 1", How: "a notification of exactly 4 MiB (4194304 bytes) taken, one of 4194305 refused, then a ping; HTTP-34 tests -max-body the same way", Also: []string{"HTTP-34"}},
 	},
 	Checklist: []string{"C9"},
 	Run:       checkHTTPBodyLimit,
@@ -355,21 +355,30 @@ func checkHTTPBodyLimit(t *check.T) {
 // defaultMaxBody is the course's default body limit, 4 MiB.
 const defaultMaxBody = 4 << 20
 
-// expectBodyLimit sends two echo calls in session, of exactly limit bytes
-// and of one byte more: the first must be served, the second refused with
-// 413. A limit is a boundary, and a boundary is tested on both sides.
+// expectBodyLimit sends two notifications in session, of exactly limit
+// bytes and of one byte more: the first must be taken (202), the second
+// refused with 413. A limit is a boundary, and a boundary is tested on
+// both sides. (Notifications, so that nothing of the size comes back.)
 func expectBodyLimit(t *check.T, h *wire.HTTP, session string, limit int, what string) {
-	resp := h.Do(wire.Req{Header: wire.Headers(session, spec.Rev), Within: wire.T2, Purpose: fmt.Sprintf("echo, a body of exactly %d bytes", limit),
-		Body: sizedEcho(`2`, limit)})
-	if resp.Status != http.StatusOK {
-		t.Fail(check.Failure{What: fmt.Sprintf("a body of exactly %d bytes, %s, was not served", limit, what), Got: resp.Summary(),
-			Want: "HTTP 200: the limit is the largest body served, so a body of exactly that size is served"})
+	resp := h.Do(wire.Req{Header: wire.Headers(session, spec.Rev), Within: wire.T2, Purpose: fmt.Sprintf("a notification of exactly %d bytes", limit),
+		Body: sizedNotification(limit)})
+	if resp.Status != http.StatusAccepted {
+		t.Fail(check.Failure{What: fmt.Sprintf("a body of exactly %d bytes, %s, was not taken", limit, what), Got: resp.Summary(),
+			Want: "HTTP 202: the limit is the largest body served, so a body of exactly that size is served"})
 	}
-	resp = h.Do(wire.Req{Header: wire.Headers(session, spec.Rev), Within: wire.T2, Purpose: fmt.Sprintf("echo, a body of %d bytes, one over the limit", limit+1),
-		Body: sizedEcho(`3`, limit+1)})
+	resp = h.Do(wire.Req{Header: wire.Headers(session, spec.Rev), Within: wire.T2, Purpose: fmt.Sprintf("a notification of %d bytes, one over the limit", limit+1),
+		Body: sizedNotification(limit + 1)})
 	if resp.Status != http.StatusRequestEntityTooLarge {
 		t.Fail(check.Failure{What: fmt.Sprintf("a body of %d bytes, one byte over %s, was not refused with 413", limit+1, what), Got: resp.Summary(), Want: "HTTP 413"})
 	}
+}
+
+// sizedNotification returns a notification of exactly size bytes.
+func sizedNotification(size int) string {
+	body := func(pad string) string {
+		return wire.Notification("notifications/grader-unknown", map[string]any{"pad": pad})
+	}
+	return body(strings.Repeat("n", size-len(body(""))))
 }
 
 // sizedEcho returns an echo call of exactly size bytes: its text is as
@@ -400,7 +409,7 @@ not DefaultMaxBodyBytes, and not h.opts.MaxBodyBytes-1 or +1.`,
 	},
 	Claims: []check.Claim{
 		{Claim: "the body limit is the -max-body flag's, on both sides of it: exactly the limit is served, one byte more gets 413", Where: "step 1",
-			How: "-max-body 1000: echo calls of 1000 and 1001 bytes, a notification of 1001 bytes; HTTP-07 tests the default 4 MiB the same way", Also: []string{"HTTP-07"}},
+			How: "-max-body 1000: notifications and echo calls of 1000 and 1001 bytes; HTTP-07 tests the default 4 MiB the same way", Also: []string{"HTTP-07"}},
 	},
 	Checklist: []string{"C9"},
 	Run:       checkHTTPMaxBodyFlag,
@@ -411,12 +420,12 @@ func checkHTTPMaxBodyFlag(t *check.T) {
 	h := wire.StartHTTP(t, "-max-body", fmt.Sprint(limit))
 	session, _ := h.Initialize(spec.Rev)
 	expectBodyLimit(t, h, session, limit, "-max-body 1000")
-	// A notification is a body like any other.
-	note := wire.Notification("notifications/grader-unknown", map[string]any{"pad": ""})
-	note = wire.Notification("notifications/grader-unknown", map[string]any{"pad": strings.Repeat("n", limit+1-len(note))})
-	resp := h.Post(session, spec.Rev, note, "a notification of 1001 bytes, with -max-body 1000")
+	// A request is a body like any other.
+	resp := h.Post(session, spec.Rev, sizedEcho(`2`, limit), "echo, a body of exactly 1000 bytes, with -max-body 1000")
+	probe.ExpectStatus(t, resp, http.StatusOK, "an echo of exactly 1000 bytes, with -max-body 1000")
+	resp = h.Post(session, spec.Rev, sizedEcho(`3`, limit+1), "echo, a body of 1001 bytes, with -max-body 1000")
 	if resp.Status != http.StatusRequestEntityTooLarge {
-		t.Fail(check.Failure{What: "a notification of 1001 bytes, with -max-body 1000, was not refused with 413", Got: resp.Summary(), Want: "HTTP 413: the limit holds for every POST body"})
+		t.Fail(check.Failure{What: "an echo of 1001 bytes, with -max-body 1000, was not refused with 413", Got: resp.Summary(), Want: "HTTP 413: the limit holds for every POST body"})
 	}
 }
 

@@ -820,14 +820,14 @@ func checkHTTPExpiryAtOnce(t *check.T) {
 }
 
 var http42 = &check.Check{
-	ID: "HTTP-42", Step: 2, Severity: check.Must, Budget: 8 * time.Second,
+	ID: "HTTP-42", Step: 2, Severity: check.Must, Budget: 10 * time.Second,
 	Needs: check.Needs{Flags: []string{"-session-timeout", "-debug"}},
 	Title: "expired sessions are freed though nobody names them again: their memory comes back (heap via -debug's /debug/vars)",
 	Spec: check.Spec{Rev: spec.Rev, Section: "basic/transports › Streamable HTTP › Session Management; security best practices › Session Hijacking › Mitigation",
 		Quote: "Rotating or expiring session IDs can also reduce the risk"},
 	Course: "Clients vanish without DELETE, and never send their session id again. The course requires their sessions to be ended by the server itself " +
-		"(a sweeper), so that what they hold goes back to the runtime. The grader fills eight sessions with 60 notes of 4000 bytes each (-session-timeout 1s), " +
-		"then never names them again, and wants the server's live heap (-debug's heap_live, after a GC) back near where it was within 2.2 s of the last request.",
+		"(a sweeper), so that what they hold goes back to the runtime. The grader fills eight sessions with 40 notes of 4000 bytes each (-session-timeout 2s), " +
+		"then never names them again, and wants the server's live heap (-debug's heap_live, after a GC) back near where it was within 3.5 s of the last request.",
 	Hint: check.Hint{
 		Report: "Start a sweeper with the store (go s.sweepEvery(...)), which ticks every half timeout and ends every idle session past its timeout; " +
 			"ending a session deletes it from the map, so nothing holds it any more.",
@@ -848,19 +848,21 @@ var http42 = &check.Check{
 	},
 	Claims: []check.Claim{
 		{Claim: "expired sessions are ended by the server itself, and their memory freed, though no request names them again", Where: "step 2",
-			How: "-session-timeout 1s -debug: eight sessions of 60 notes of 4000 bytes, eight clients at once; heap_live must grow by 1.4 MB, then be back within 0.7 MB of the start 2.2 s after the last request"},
+			How: "-session-timeout 2s -debug: eight sessions of 40 notes of 4000 bytes, eight clients at once; heap_live must grow by 0.9 MB, then be back within 0.45 MB of the start 3.5 s after the last request"},
 	},
 	Run: checkExpiredSessionsFreed,
 }
 
 func checkExpiredSessionsFreed(t *check.T) {
-	h := wire.StartHTTP(t, "-session-timeout", "1s", "-debug")
+	// A timeout of 2 s: long enough that a loaded machine's pause between
+	// two add_note calls of one session does not end it.
+	h := wire.StartHTTP(t, "-session-timeout", "2s", "-debug")
 	h.CloseIdleConnections()
 	base := h.VarInt("heap_live")
 	t.Wire.Event("baseline: heap_live %d bytes", base)
-	// Eight sessions of 60 notes of 4000 bytes, written by eight clients
+	// Eight sessions of 40 notes of 4000 bytes, written by eight clients
 	// at once, one add_note each time.
-	const sessions, notes, size = 8, 60, 4000
+	const sessions, notes, size = 8, 40, 4000
 	var fill []func()
 	for i := 0; i < sessions; i++ {
 		i := i
@@ -868,7 +870,11 @@ func checkExpiredSessionsFreed(t *check.T) {
 			session := initializeSession(t, h)
 			for n := 0; n < notes; n++ {
 				text := fmt.Sprintf("%d-%d-", i, n) + strings.Repeat("m", size-10)
-				probe.CallTool(t, h, session, fmt.Sprint(n+2), "add_note", map[string]any{"text": text})
+				resp := h.Do(wire.Req{Header: wire.Headers(session, spec.Rev), Within: wire.T2, Purpose: "add_note, 4000 bytes",
+					Body: wire.Request(fmt.Sprint(n+2), "tools/call", wire.ToolCall("add_note", map[string]any{"text": text}, nil))})
+				if m := resp.Find(fmt.Sprint(n + 2)); m == nil || m.Error != nil {
+					t.Fail(check.Failure{What: "add_note did not get its result", Got: resp.Summary(), Want: "its result (HTTP-14)"})
+				}
 			}
 		})
 	}
@@ -877,18 +883,20 @@ func checkExpiredSessionsFreed(t *check.T) {
 	h.CloseIdleConnections()
 	full := h.VarInt("heap_live")
 	t.Wire.Event("with eight sessions of notes: heap_live %d bytes", full)
-	if full < base+1400<<10 {
-		t.Fail(check.Failure{What: fmt.Sprintf("480 notes of 4000 bytes grew the server's live heap by only %d bytes", full-base),
-			Want: "notes kept in their sessions (HTTP-14), about 1.9 MB"})
+	if full < base+900<<10 {
+		t.Fail(check.Failure{What: fmt.Sprintf("320 notes of 4000 bytes grew the server's live heap by only %d bytes", full-base),
+			Want: "notes kept in their sessions (HTTP-14), about 1.3 MB"})
 	}
 	var now int64
-	if probe.Settle(t, time.Until(last.Add(2200*time.Millisecond)), func() bool {
+	// Expired 2 s after the last request, swept within half a timeout
+	// more: 3 s, and a margin.
+	if probe.Settle(t, time.Until(last.Add(3500*time.Millisecond)), func() bool {
 		now = h.VarInt("heap_live")
-		return now <= base+700<<10
+		return now <= base+450<<10
 	}) {
 		return
 	}
-	t.Fail(check.Failure{What: fmt.Sprintf("2.2 s after the last request of eight sessions with a 1 s timeout, the server's live heap is still %d bytes above where it began (%d with them full)", now-base, full-base),
+	t.Fail(check.Failure{What: fmt.Sprintf("3.5 s after the last request of eight sessions with a 2 s timeout, the server's live heap is still %d bytes above where it began (%d with them full)", now-base, full-base),
 		Want: "the expired sessions ended by the server itself and their notes freed, though no request names them again"})
 }
 
@@ -982,7 +990,7 @@ func checkHTTPSessionCap(t *check.T) {
 var http41 = &check.Check{
 	ID: "HTTP-41", Step: 2, Severity: check.Must, Budget: 6 * time.Second,
 	Needs: check.Needs{Flags: []string{"-max-sessions", "-max-body", "-session-timeout"}},
-	Title: "the limits' flags at their edges: -max-sessions 1, -max-body 1 and -session-timeout 1ns mean one; 0 means the default; without the flags, -help's defaults and a cap of 1000",
+	Title: "the limits' flags at their edges: -max-sessions 1, -max-body 1 and -session-timeout 1ns mean one; 0 means the default, the one -help states",
 	Spec:  spec.NoLimit,
 	Course: "The spec sets no limits; the course's flags set them. A limit of one is a limit of one (a second session gets 503, a body of two bytes 413), " +
 		"and zero means the default (Options: \"the zero value gives ... the defaults\"): -max-sessions 0, -max-body 0 and -session-timeout 0 " +
@@ -1001,7 +1009,7 @@ var http41 = &check.Check{
 	},
 	Claims: []check.Claim{
 		{Claim: "-max-sessions 1 and -max-body 1 are honoured; 0 for -max-sessions, -max-body and -session-timeout means the default", Where: "step 2",
-			How: "-max-sessions 1: a second initialize gets 503; -max-body 1: a ping gets 413; -session-timeout 1ns: a ping after initialize gets 404; all three at 0: three sessions, a 3000-byte body served, a session alive after a pause; no flag: 1000 initializes served, the 1001st refused; -h states the defaults 30m0s, 1000 and 4194304"},
+			How: "-max-sessions 1: a second initialize gets 503; -max-body 1: a ping gets 413; -session-timeout 1ns: a ping after initialize gets 404; all three at 0: three sessions, a 3000-byte body served, a session alive after a pause; -h states the defaults 30m0s, 1000 and 4194304"},
 	},
 	Run: checkLimitFlagsAtTheirEdges,
 }
@@ -1031,26 +1039,6 @@ func checkLimitFlagsAtTheirEdges(t *check.T) {
 		resp := h.Post("", "", wire.Request(`1`, "initialize", wire.InitializeParams(spec.Rev)), "a second initialize, with -max-sessions 1")
 		if resp.Status != http.StatusServiceUnavailable && resp.Status != http.StatusTooManyRequests {
 			t.Fail(check.Failure{What: "with -max-sessions 1, a second session was not refused", Got: resp.Summary(), Want: "HTTP 503 (or 429): a cap of 1 holds one session"})
-		}
-	}, func() {
-		// Without the flag, the cap is 1000: the 1000th session is started,
-		// the 1001st refused. Eight clients at once, initialize alone.
-		h := wire.StartHTTP(t)
-		var clients []func()
-		for c := 0; c < 8; c++ {
-			clients = append(clients, func() {
-				for i := 0; i < 125; i++ {
-					resp := h.Post("", "", wire.Request(`1`, "initialize", wire.InitializeParams(spec.Rev)), "one of 1000 initializes, without -max-sessions")
-					if resp.Status != http.StatusOK {
-						t.Fail(check.Failure{What: "without -max-sessions, one of the first 1000 initializes was refused", Got: resp.Summary(), Want: "HTTP 200: the default cap is 1000 sessions"})
-					}
-				}
-			})
-		}
-		t.Parallel(clients...)
-		resp := h.Post("", "", wire.Request(`1`, "initialize", wire.InitializeParams(spec.Rev)), "the 1001st initialize, without -max-sessions")
-		if resp.Status != http.StatusServiceUnavailable && resp.Status != http.StatusTooManyRequests {
-			t.Fail(check.Failure{What: "without -max-sessions, a 1001st session was not refused", Got: resp.Summary(), Want: "HTTP 503 (or 429): the default cap is 1000"})
 		}
 	}, func() {
 		h := wire.StartHTTP(t, "-session-timeout", "1ns")
