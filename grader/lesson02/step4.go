@@ -114,7 +114,7 @@ var http40 = &check.Check{
 	},
 	Claims: []check.Claim{
 		{Claim: "every refusal is one JSON-RPC error body, and its handler returns: no second WriteHeader, no panic", Where: "steps 1 to 4",
-			How: "course servers, -max-body 2000 -max-sessions 2: 406, 415, 413, 400 (a chunked body that breaks off, not JSON, invalid, bad version on a request, a notification, a batch and DELETE; no session id on each; an initialize with one), 404 (each kind, and DELETE), 503, 405 (GET, PUT); each body one JSON-RPC error; then the server's stderr must hold neither of net/http's reports"},
+			How: "course servers, -max-body 2000 -max-sessions 2: 406, 415, 413, 400 (a chunked body that breaks off, not JSON, invalid, bad version on a request, a notification, a batch and DELETE; no session id on each; an initialize with one), 404 (each kind, and DELETE), 503, 405 (PUT; HTTP-21 grades GET); each body one JSON-RPC error; then the server's stderr must hold neither of net/http's reports"},
 	},
 	Checklist: []string{"C9"},
 	Run:       checkRefusalsStop,
@@ -169,7 +169,6 @@ func checkRefusalsStop(t *check.T) {
 		{"DELETE without MCP-Session-Id", wire.Req{Method: http.MethodDelete, Header: headers("", spec.Rev, nil)}, http.StatusBadRequest},
 		{"DELETE of a session that never existed", wire.Req{Method: http.MethodDelete, Header: headers("grader-made-up-session-id", spec.Rev, nil)}, http.StatusNotFound},
 		{"DELETE with MCP-Protocol-Version: 1999-01-01", wire.Req{Method: http.MethodDelete, Header: headers(session, "1999-01-01", nil)}, http.StatusBadRequest},
-		{"GET", wire.Req{Method: http.MethodGet, Header: headers(session, spec.Rev, nil)}, http.StatusMethodNotAllowed},
 		{"PUT", wire.Req{Method: http.MethodPut, Header: headers(session, spec.Rev, nil), Body: ping}, http.StatusMethodNotAllowed},
 	} {
 		r.req.Purpose = r.what
