@@ -26,7 +26,7 @@ var lesson02 = []*Variant{
 		}},
 	},
 	{
-		Name: "notification-gets-200", Lesson: "02", Kills: []string{"HTTP-03", "HTTP-23", "HTTP-24", "HTTP-32"},
+		Name: "notification-gets-200", Lesson: "02", Kills: []string{"HTTP-03", "HTTP-07", "HTTP-23", "HTTP-24", "HTTP-32", "HTTP-34"},
 		Mistake: "answers a notification with 200 OK instead of 202 Accepted",
 		Edits: []Edit{{File: httpPost,
 			Old: `		sess.Handle(h.requestContext(r), msg, nil)
@@ -36,7 +36,7 @@ var lesson02 = []*Variant{
 		}},
 	},
 	{
-		Name: "ignores-accept", Lesson: "02", Kills: []string{"HTTP-04"},
+		Name: "ignores-accept", Lesson: "02", Kills: []string{"HTTP-04", "HTTP-40"},
 		Mistake: "never looks at the Accept header",
 		Edits: []Edit{{File: httpHeaders,
 			Old: `	return Accepts(header, "application/json") && Accepts(header, "text/event-stream")`,
@@ -44,7 +44,7 @@ var lesson02 = []*Variant{
 		}},
 	},
 	{
-		Name: "bad-input-gets-200", Lesson: "02", Kills: []string{"HTTP-05", "HTTP-06"},
+		Name: "bad-input-gets-200", Lesson: "02", Kills: []string{"HTTP-05", "HTTP-06", "HTTP-40"},
 		Mistake: "sends the parse or validation error with status 200, as if the input had been accepted",
 		Edits: []Edit{{File: httpPost,
 			Old: `	msg, reject := stdio.Decode(body)
@@ -56,7 +56,7 @@ var lesson02 = []*Variant{
 		}},
 	},
 	{
-		Name: "no-body-limit", Lesson: "02", Kills: []string{"HTTP-07", "HTTP-28", "HTTP-34"},
+		Name: "no-body-limit", Lesson: "02", Kills: []string{"HTTP-07", "HTTP-28", "HTTP-34", "HTTP-40", "HTTP-41"},
 		Mistake: "reads the whole body, however large",
 		Edits: []Edit{{File: httpPost,
 			Old: `io.ReadAll(http.MaxBytesReader(w, r.Body, h.opts.MaxBodyBytes))`,
@@ -132,7 +132,7 @@ var sessionCounter int`},
 		},
 	},
 	{
-		Name: "missing-session-gets-200", Lesson: "02", Kills: []string{"HTTP-11"},
+		Name: "missing-session-gets-200", Lesson: "02", Kills: []string{"HTTP-11", "HTTP-40"},
 		Mistake: "answers a request without MCP-Session-Id with 200 and a JSON-RPC error, as the official Go SDK does",
 		Edits: []Edit{{File: httpPost,
 			Old: `	if id == "" {
@@ -142,7 +142,7 @@ var sessionCounter int`},
 		}},
 	},
 	{
-		Name: "adopts-client-session-ids", Lesson: "02", Kills: []string{"HTTP-12", "HTTP-13", "HTTP-16"},
+		Name: "adopts-client-session-ids", Lesson: "02", Kills: []string{"HTTP-12", "HTTP-13", "HTTP-16", "HTTP-36"},
 		Mistake: "starts a session under any id a client sends that it does not know",
 		Edits: []Edit{{File: httpPost,
 			Old: `	sess, release, ok := h.sessions.acquire(id)
@@ -168,7 +168,7 @@ var sessionCounter int`},
 		}},
 	},
 	{
-		Name: "one-session-for-everyone", Lesson: "02", Kills: []string{"HTTP-10", "HTTP-14", "HTTP-15", "HTTP-16", "HTTP-17", "HTTP-20", "HTTP-29"},
+		Name: "one-session-for-everyone", Lesson: "02", Kills: []string{"HTTP-10", "HTTP-14", "HTTP-15", "HTTP-16", "HTTP-17", "HTTP-20", "HTTP-29", "HTTP-36", "HTTP-38", "HTTP-40", "HTTP-41", "HTTP-42"},
 		Mistake: "hands out new ids but serves them all with one shared mcp.Session",
 		Edits: []Edit{
 			{File: httpSessions,
@@ -206,7 +206,7 @@ var sessionCounter int`},
 		},
 	},
 	{
-		Name: "sessions-never-expire", Lesson: "02", Kills: []string{"HTTP-16", "HTTP-36"},
+		Name: "sessions-never-expire", Lesson: "02", Kills: []string{"HTTP-16", "HTTP-36", "HTTP-41", "HTTP-42"},
 		Mistake: "does not pass the session timeout on to the session store",
 		Edits: []Edit{{File: httpHandler,
 			Old: `newSessionStore(opts.SessionTimeout, opts.MaxSessions)`,
@@ -214,7 +214,7 @@ var sessionCounter int`},
 		}},
 	},
 	{
-		Name: "no-session-cap", Lesson: "02", Kills: []string{"HTTP-17"},
+		Name: "no-session-cap", Lesson: "02", Kills: []string{"HTTP-17", "HTTP-40", "HTTP-41"},
 		Mistake: "starts a session for every initialize, however many there already are",
 		Edits: []Edit{{File: httpSessions,
 			Old: `	if len(s.byID) >= s.max {
@@ -230,7 +230,7 @@ var sessionCounter int`},
 
 	// Step 3: the version header, and batches.
 	{
-		Name: "ignores-protocol-version-header", Lesson: "02", Kills: []string{"HTTP-18", "HTTP-24"},
+		Name: "ignores-protocol-version-header", Lesson: "02", Kills: []string{"HTTP-18", "HTTP-24", "HTTP-40"},
 		Mistake: "never reads MCP-Protocol-Version: the session already knows its version",
 		Edits: []Edit{{File: httpHeaders,
 			Old: `	values := r.Header.Values(ProtocolVersionHeader)`,
@@ -238,7 +238,7 @@ var sessionCounter int`},
 		}},
 	},
 	{
-		Name: "no-batches", Lesson: "02", Kills: []string{"HTTP-19", "HTTP-24"},
+		Name: "no-batches", Lesson: "02", Kills: []string{"HTTP-19", "HTTP-24", "HTTP-38"},
 		Mistake: "refuses JSON-RPC batches even at 2025-03-26, which requires them",
 		Edits:   editNoBatches,
 	},
@@ -297,7 +297,7 @@ var sessionCounter int`},
 		}},
 	},
 	{
-		Name: "upgrade-writes-json-after-sse", Lesson: "02", Kills: []string{"HTTP-14", "HTTP-15", "HTTP-22", "HTTP-26", "HTTP-31", "HTTP-32"},
+		Name: "upgrade-writes-json-after-sse", Lesson: "02", Kills: []string{"HTTP-14", "HTTP-15", "HTTP-22", "HTTP-26", "HTTP-31", "HTTP-32", "HTTP-37", "HTTP-42"},
 		Mistake: "writes the response as a JSON body even when the answer has already become an SSE stream, so it is not an event the client can read",
 		Edits: []Edit{{File: httpPost,
 			Old: `		if resp != nil {
@@ -316,7 +316,7 @@ var sessionCounter int`},
 		Edits:   editBufferUntilResponse(),
 	},
 	{
-		Name: "stream-left-open", Lesson: "02", Kills: []string{"HTTP-14", "HTTP-15", "HTTP-22", "HTTP-23", "HTTP-26", "HTTP-31", "HTTP-32"},
+		Name: "stream-left-open", Lesson: "02", Kills: []string{"HTTP-14", "HTTP-15", "HTTP-22", "HTTP-23", "HTTP-26", "HTTP-31", "HTTP-32", "HTTP-37", "HTTP-42"},
 		Mistake: "keeps a request's SSE stream open after the response, in case there is more to say, so a client that reads to the end (add_note's, in every session) waits for ever",
 		Edits: []Edit{{File: httpPost,
 			Old: `		if resp != nil {
@@ -422,7 +422,7 @@ var sessionCounter int`},
 		}},
 	},
 	{
-		Name: "ignores-content-type", Lesson: "02", Kills: []string{"HTTP-27"},
+		Name: "ignores-content-type", Lesson: "02", Kills: []string{"HTTP-27", "HTTP-40"},
 		Mistake: "reads any body as JSON, whatever its Content-Type says",
 		Edits: []Edit{{File: httpPost,
 			Old: `	if !isJSON(r.Header.Get("Content-Type")) {`,
@@ -459,7 +459,7 @@ var sessionCounter int`},
 		}},
 	},
 	{
-		Name: "initialize-joins-a-session", Lesson: "02", Kills: []string{"HTTP-09"},
+		Name: "initialize-joins-a-session", Lesson: "02", Kills: []string{"HTTP-09", "HTTP-17", "HTTP-40"},
 		Mistake: "serves an initialize that carries MCP-Session-Id by starting yet another session, instead of refusing it",
 		Edits: []Edit{{File: httpPost,
 			Old: `	if r.Header.Get(SessionIDHeader) != "" {
@@ -515,7 +515,7 @@ var (
 		},
 	},
 	{
-		Name: "notifications-skip-the-session-check", Lesson: "02", Kills: []string{"HTTP-11", "HTTP-12"},
+		Name: "notifications-skip-the-session-check", Lesson: "02", Kills: []string{"HTTP-11", "HTTP-12", "HTTP-40"},
 		Mistake: "answers every notification 202 at once, whether its session exists or not, since a notification needs no answer",
 		Edits: []Edit{{File: httpPost,
 			Old: `	sess, done, ok := h.Session(w, r)
@@ -554,7 +554,7 @@ var (
 		}},
 	},
 	{
-		Name: "no-sweep", Lesson: "02", Kills: []string{"HTTP-16"},
+		Name: "no-sweep", Lesson: "02", Kills: []string{"HTTP-16", "HTTP-36", "HTTP-42"},
 		Mistake: "expires sessions only when a request names them, so expired sessions keep their places under the cap",
 		Edits: []Edit{{File: httpSessions,
 			Old: `		if sess.active == 0 && now.Sub(sess.lastUsed) > s.timeout {
@@ -603,7 +603,7 @@ var (
 		},
 	},
 	{
-		Name: "delete-ignores-protocol-version", Lesson: "02", Kills: []string{"HTTP-18"},
+		Name: "delete-ignores-protocol-version", Lesson: "02", Kills: []string{"HTTP-18", "HTTP-40"},
 		Mistake: "checks MCP-Protocol-Version on POST only, so a DELETE with an unsupported version ends the session",
 		Edits: []Edit{{File: httpHandler,
 			Old: `	if _, ok := h.ProtocolVersion(w, r, nil); !ok {
@@ -697,7 +697,7 @@ var (
 		}},
 	},
 	{
-		Name: "body-limit-one-byte-over", Lesson: "02", Kills: []string{"HTTP-07", "HTTP-34"},
+		Name: "body-limit-one-byte-over", Lesson: "02", Kills: []string{"HTTP-07", "HTTP-34", "HTTP-40"},
 		Mistake: "hands MaxBytesReader one byte more than the limit, so a body one byte over -max-body is served",
 		Edits: []Edit{{File: httpPost,
 			Old: `http.MaxBytesReader(w, r.Body, h.opts.MaxBodyBytes))`,
@@ -705,7 +705,7 @@ var (
 		}},
 	},
 	{
-		Name: "max-body-flag-ignored", Lesson: "02", Kills: []string{"HTTP-34"},
+		Name: "max-body-flag-ignored", Lesson: "02", Kills: []string{"HTTP-34", "HTTP-40", "HTTP-41"},
 		Mistake: "limits the body with the constant DefaultMaxBodyBytes, so -max-body changes nothing",
 		Edits: []Edit{{File: httpPost,
 			Old: `http.MaxBytesReader(w, r.Body, h.opts.MaxBodyBytes))`,
@@ -771,7 +771,7 @@ var (
 		}},
 	},
 	{
-		Name: "version-refusal-still-serves-the-request", Lesson: "02", Kills: []string{"HTTP-18"},
+		Name: "version-refusal-still-serves-the-request", Lesson: "02", Kills: []string{"HTTP-18", "HTTP-40"},
 		Mistake: "writes the 400 for a bad MCP-Protocol-Version, then serves the message all the same",
 		Edits: []Edit{{File: httpPost,
 			Old: `	if _, ok := h.ProtocolVersion(w, r, nil); !ok {
@@ -783,7 +783,7 @@ var (
 		}},
 	},
 	{
-		Name: "refused-initialize-still-starts-a-session", Lesson: "02", Kills: []string{"HTTP-17"},
+		Name: "refused-initialize-still-starts-a-session", Lesson: "02", Kills: []string{"HTTP-17", "HTTP-40"},
 		Mistake: "answers an initialize that carries MCP-Session-Id with 400 but does not return, so it starts a session all the same, which takes a place under the cap",
 		Edits: []Edit{{File: httpPost,
 			Old: `			"initialize starts a new session: send it without the %s header", SessionIDHeader)
