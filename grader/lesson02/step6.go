@@ -206,6 +206,10 @@ var http39 = &check.Check{
 
 func checkStatelessHangUpCancels(t *check.T) {
 	h := wire.StartHTTP(t, "-stateless", "-debug")
+	// First, that the server runs a countdown at all: otherwise a hang-up
+	// would stop nothing because nothing ran.
+	resp := h.Post("", spec.Rev, wire.Request(`1`, "tools/call", wire.ToolCall("countdown", map[string]any{"from": 1, "interval_ms": 10}, nil)), "a countdown of one step")
+	probe.ToolText(t, probe.ExpectResponse(t, resp, `1`, "a countdown of one step"), "countdown")
 	base := probe.TakeBaseline(t, h)
 	for i := 0; i < 8; i++ {
 		var token any
