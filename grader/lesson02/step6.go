@@ -198,10 +198,11 @@ var http39 = &check.Check{
 			How: "eight 4 s countdowns (four JSON, four with a progress token) hung up on after 0.3 s; the server's goroutines (-debug's /debug/vars) must be back to the baseline within 2 s"},
 	},
 	// requestContext is given code: a stateless request runs under its
-	// connection at every step, and at steps 1 to 5 -stateless changes
-	// little else.
-	Early: 1,
-	Run:   checkStatelessHangUpCancels,
+	// connection at every step, and at step 1 every request has a fresh
+	// session, as stateless mode gives it. From step 2 on a request needs
+	// a session id until step 6.
+	Early: 1, EarlyEnds: 2,
+	Run: checkStatelessHangUpCancels,
 }
 
 func checkStatelessHangUpCancels(t *check.T) {
