@@ -338,7 +338,7 @@ var sessionCounter int`},
 
 	// Step 6: stateless mode.
 	{
-		Name: "stateless-wants-a-session", Lesson: "02", Kills: []string{"HTTP-24", "HTTP-26"},
+		Name: "stateless-wants-a-session", Lesson: "02", Kills: []string{"HTTP-24", "HTTP-26", "HTTP-39"},
 		Mistake: "in stateless mode, still refuses requests that carry no MCP-Session-Id",
 		Edits: []Edit{{File: httpPost,
 			Old: `	if h.opts.Stateless {
