@@ -68,9 +68,13 @@ func (s *sessionStore) acquire(id string) (sess *Session, release func(), ok boo
 	return nil, nil, false
 }
 
-// remove ends the session with id, and reports whether there was one.
+// remove ends the session with id, and reports whether there was a live
+// one: a session idle past the timeout has already expired, even if the
+// sweeper has not come by yet.
 func (s *sessionStore) remove(id string) bool {
-	// TODO(step 2): under s.mu, end the session (s.endLocked) if it exists.
+	// TODO(step 2): under s.mu, end the session (s.endLocked) if it exists,
+	// and report whether it was live: one idle past s.timeout, with nothing
+	// running, has already expired, as in acquire.
 	return false
 }
 

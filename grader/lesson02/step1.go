@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/url"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -16,7 +17,7 @@ import (
 
 // step1 holds the checks of step 1: one endpoint that takes POSTs.
 var step1 = check.Step{
-	Checks: []*check.Check{http01, http02, http03, http04, http05, http06, http07, http08, http27, http28},
+	Checks: []*check.Check{http01, http02, http03, http04, http05, http06, http07, http08, http27, http28, http34, http35},
 	Unchecked: []check.Claim{
 		{Claim: "any other read error is a 400", Where: "step 1", How: "a client that breaks its own body mid-request cannot read the answer anyway"},
 	},
@@ -152,6 +153,7 @@ func checkHTTPNotification(t *check.T) {
 	} {
 		expectAccepted(t, h.Post(session, spec.Rev, body, "a message that needs no answer"), "a POST holding only a notification or a response")
 	}
+	expectNoHandlerReports(t, h, "the notifications and the response")
 }
 
 var http04 = &check.Check{
@@ -185,7 +187,7 @@ var http04 = &check.Check{
 In servePOST: if !acceptsBoth(r.Header.Values("Accept")), answer 406 with httpjson.Error and return.`,
 	},
 	Claims: []check.Claim{
-		{Claim: "Accept must allow both types: a list, any order or spacing, case, wildcards, several header lines; q=0 takes a type away; without both a 4xx", Where: "step 1", How: "five refused forms (one of each type, q=0 and q=0 on the other, none) and eight accepted ones"},
+		{Claim: "Accept must allow both types: a list, any order or spacing, case, wildcards, several header lines; q=0 takes a type away; without both a 4xx", Where: "step 1", How: "ten refused forms (one of each type; q=0 on either, written 0, 0.0, 0.000, 0. or Q=0, with spaces around the ';'; another type with parameters; none) and ten accepted ones (q=0.001, and wildcards with parameters, among them)"},
 	},
 	Checklist: []string{"C6"},
 	Run:       checkHTTPAccept,
@@ -207,6 +209,14 @@ func checkHTTPAccept(t *check.T) {
 		{"text/event-stream"},
 		{"application/json, text/event-stream;q=0"},
 		{"application/json;q=0, text/event-stream"},
+		// q=0 is a number, not a text (RFC 9110 §12.4.2: "0" [ "." 0*3DIGIT ]),
+		// and parameter names have no case; spaces may surround the ";".
+		{"application/json;q=0.0, text/event-stream"},
+		{"application/json, text/event-stream;q=0.000"},
+		{"application/json;Q=0, text/event-stream"},
+		{"application/json ; q=0. , text/event-stream"},
+		// A range with parameters names its own type, and no other.
+		{"text/event-stream, text/html;q=0.5"},
 		{}, // no Accept at all
 	} {
 		if resp := post(accept, fmt.Sprint(10+i)); resp.Status < 400 || resp.Status > 499 {
@@ -219,10 +229,12 @@ func checkHTTPAccept(t *check.T) {
 		{"text/event-stream, application/json"},
 		{"application/json,text/event-stream"},
 		{"application/json;q=0.9, text/event-stream;q=0.5"},
+		{"application/json;q=0.001, text/event-stream;q=1.000"}, // the least weight there is is still a yes
 		{"Application/JSON, Text/Event-Stream"},
 		{"application/json", "text/event-stream"}, // two Accept lines
 		{"application/*, text/*"},
 		{"*/*"},
+		{"application/*;q=0.5, */*;q=0.1"}, // wildcards with parameters
 	} {
 		resp := post(accept, fmt.Sprint(20+i))
 		if resp.Status != http.StatusOK {
@@ -306,7 +318,7 @@ func checkHTTPInvalidMessage(t *check.T) {
 var http07 = &check.Check{
 	ID: "HTTP-07", Step: 1, Severity: check.Must, Budget: 10 * time.Second,
 	Needs: check.Needs{Mode: check.AnyMode},
-	Title: "a body over 4 MiB gets 413; one under it is served",
+	Title: "a body over 4 MiB gets 413; one of exactly 4 MiB is served",
 	Spec:  spec.NoLimit,
 	Course: "The spec sets no size limit. The course requires one (4 MiB by default) so that one request cannot make " +
 		"the server read without end, and 413 Content Too Large when it is exceeded.",
@@ -326,7 +338,7 @@ var http07 = &check.Check{
 	}`,
 	},
 	Claims: []check.Claim{
-		{Claim: "the body is read through MaxBytesReader: over 4 MiB gets 413, under is served", Where: "step 1", How: "3 MiB served, 4 MiB + 1 KiB refused, then a ping"},
+		{Claim: "the body is read through MaxBytesReader: over 4 MiB gets 413, under is served", Where: "step 1", How: "a notification of exactly 4 MiB (4194304 bytes) taken, one of 4194305 refused, then a ping; HTTP-34 tests -max-body the same way", Also: []string{"HTTP-34"}},
 	},
 	Checklist: []string{"C9"},
 	Run:       checkHTTPBodyLimit,
@@ -335,19 +347,86 @@ var http07 = &check.Check{
 func checkHTTPBodyLimit(t *check.T) {
 	h := wire.StartHTTP(t)
 	session, _ := h.Initialize(spec.Rev)
-	small := strings.Repeat("s", 3<<20)
-	resp := h.Do(wire.Req{Header: wire.Headers(session, spec.Rev), Within: wire.T2, Purpose: "echo with 3 MiB of text",
-		Body: wire.Request(`2`, "tools/call", wire.ToolCall("echo", map[string]any{"text": small}, nil))})
-	probe.ExpectStatus(t, resp, http.StatusOK, "a 3 MiB body, under the 4 MiB limit")
-
-	big := strings.Repeat("b", 4<<20+1024)
-	resp = h.Do(wire.Req{Header: wire.Headers(session, spec.Rev), Within: wire.T2, Purpose: "echo with 4 MiB + 1 KiB of text",
-		Body: wire.Request(`3`, "tools/call", wire.ToolCall("echo", map[string]any{"text": big}, nil))})
-	if resp.Status != http.StatusRequestEntityTooLarge {
-		t.Fail(check.Failure{What: "a body over the 4 MiB limit was not refused with 413", Got: resp.Summary(), Want: "HTTP 413"})
-	}
-	resp = h.Post(session, spec.Rev, wire.Request(`4`, "ping", nil), "ping after the refused body")
+	expectBodyLimit(t, h, session, defaultMaxBody, "the default 4 MiB limit")
+	resp := h.Post(session, spec.Rev, wire.Request(`4`, "ping", nil), "ping after the refused body")
 	probe.ExpectStatus(t, resp, http.StatusOK, "ping after the refused body")
+}
+
+// defaultMaxBody is the course's default body limit, 4 MiB.
+const defaultMaxBody = 4 << 20
+
+// expectBodyLimit sends two notifications in session, of exactly limit
+// bytes and of one byte more: the first must be taken (202), the second
+// refused with 413. A limit is a boundary, and a boundary is tested on
+// both sides. (Notifications, so that nothing of the size comes back.)
+func expectBodyLimit(t *check.T, h *wire.HTTP, session string, limit int, what string) {
+	resp := h.Do(wire.Req{Header: wire.Headers(session, spec.Rev), Within: wire.T2, Purpose: fmt.Sprintf("a notification of exactly %d bytes", limit),
+		Body: sizedNotification(limit)})
+	if resp.Status != http.StatusAccepted {
+		t.Fail(check.Failure{What: fmt.Sprintf("a body of exactly %d bytes, %s, was not taken", limit, what), Got: resp.Summary(),
+			Want: "HTTP 202: the limit is the largest body served, so a body of exactly that size is served"})
+	}
+	resp = h.Do(wire.Req{Header: wire.Headers(session, spec.Rev), Within: wire.T2, Purpose: fmt.Sprintf("a notification of %d bytes, one over the limit", limit+1),
+		Body: sizedNotification(limit + 1)})
+	if resp.Status != http.StatusRequestEntityTooLarge {
+		t.Fail(check.Failure{What: fmt.Sprintf("a body of %d bytes, one byte over %s, was not refused with 413", limit+1, what), Got: resp.Summary(), Want: "HTTP 413"})
+	}
+}
+
+// sizedNotification returns a notification of exactly size bytes.
+func sizedNotification(size int) string {
+	body := func(pad string) string {
+		return wire.Notification("notifications/grader-unknown", map[string]any{"pad": pad})
+	}
+	return body(strings.Repeat("n", size-len(body(""))))
+}
+
+// sizedEcho returns an echo call of exactly size bytes: its text is as
+// long as it takes.
+func sizedEcho(id string, size int) string {
+	body := func(text string) string {
+		return wire.Request(id, "tools/call", wire.ToolCall("echo", map[string]any{"text": text}, nil))
+	}
+	return body(strings.Repeat("a", size-len(body(""))))
+}
+
+var http34 = &check.Check{
+	ID: "HTTP-34", Step: 1, Severity: check.Must, Budget: 5 * time.Second,
+	Needs: check.Needs{Flags: []string{"-max-body"}},
+	Title: "-max-body sets the body limit: a body of exactly that size is served, one byte more gets 413, a notification too",
+	Spec:  spec.NoLimit,
+	Course: "The spec sets no size limit. The course's -max-body flag sets it (4 MiB when it is not given): the limit is the largest body served, " +
+		"so a body of exactly -max-body bytes is served and one byte more gets 413, for every message a POST can hold. " +
+		"The grader sets -max-body 1000.",
+	Hint: check.Hint{
+		Report: "Give http.MaxBytesReader the limit the flag set, h.opts.MaxBodyBytes, neither the default constant nor the limit plus or minus one: " +
+			"MaxBytesReader already serves exactly n bytes and fails at n+1.",
+		Question: "Which number does your MaxBytesReader get: the -max-body flag's value, or a constant? What happens to a body of exactly that many bytes, and to one byte more?",
+		Pointer:  "net/http: http.MaxBytesReader(w, r.Body, n) lets n bytes through and fails the read of byte n+1 with *http.MaxBytesError. Options.MaxBodyBytes holds what -max-body set (RegisterFlags), or the default when it was not given.",
+		Near: `	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, h.opts.MaxBodyBytes))
+
+not DefaultMaxBodyBytes, and not h.opts.MaxBodyBytes-1 or +1.`,
+	},
+	Claims: []check.Claim{
+		{Claim: "the body limit is the -max-body flag's, on both sides of it: exactly the limit is served, one byte more gets 413", Where: "step 1",
+			How: "-max-body 1000: notifications and echo calls of 1000 and 1001 bytes; HTTP-07 tests the default 4 MiB the same way", Also: []string{"HTTP-07"}},
+	},
+	Checklist: []string{"C9"},
+	Run:       checkHTTPMaxBodyFlag,
+}
+
+func checkHTTPMaxBodyFlag(t *check.T) {
+	const limit = 1000
+	h := wire.StartHTTP(t, "-max-body", fmt.Sprint(limit))
+	session, _ := h.Initialize(spec.Rev)
+	expectBodyLimit(t, h, session, limit, "-max-body 1000")
+	// A request is a body like any other.
+	resp := h.Post(session, spec.Rev, sizedEcho(`2`, limit), "echo, a body of exactly 1000 bytes, with -max-body 1000")
+	probe.ExpectStatus(t, resp, http.StatusOK, "an echo of exactly 1000 bytes, with -max-body 1000")
+	resp = h.Post(session, spec.Rev, sizedEcho(`3`, limit+1), "echo, a body of 1001 bytes, with -max-body 1000")
+	if resp.Status != http.StatusRequestEntityTooLarge {
+		t.Fail(check.Failure{What: "an echo of 1001 bytes, with -max-body 1000, was not refused with 413", Got: resp.Summary(), Want: "HTTP 413: the limit holds for every POST body"})
+	}
 }
 
 var http08 = &check.Check{
@@ -416,7 +495,7 @@ var http27 = &check.Check{
 	}`,
 	},
 	Claims: []check.Claim{
-		{Claim: "a Content-Type that is not application/json gets 415; parameters are fine", Where: "step 1", How: "text/plain, a form type, none; charset and upper case pass"},
+		{Claim: "a Content-Type that is not application/json gets 415; parameters are fine", Where: "step 1", How: "text/plain, a form type, none, and types whose names begin as application/json's (json-seq, jsonl, json-patch+json) get 415; charset, upper case and spaces before the ';' pass"},
 	},
 	Checklist: []string{"C9"},
 	Run:       checkHTTPContentType,
@@ -425,7 +504,8 @@ var http27 = &check.Check{
 func checkHTTPContentType(t *check.T) {
 	h := wire.StartHTTP(t)
 	session, _ := h.Initialize(spec.Rev)
-	for i, ct := range []string{"text/plain", "application/x-www-form-urlencoded", ""} {
+	// Types whose names begin like application/json's are other types.
+	for i, ct := range []string{"text/plain", "application/x-www-form-urlencoded", "", "application/json-seq", "application/jsonl", "application/json-patch+json"} {
 		hdr := wire.Headers(session, spec.Rev)
 		hdr.Del("Content-Type")
 		if ct != "" {
@@ -437,7 +517,7 @@ func checkHTTPContentType(t *check.T) {
 				Want: "HTTP 415 Unsupported Media Type"})
 		}
 	}
-	for i, ct := range []string{"application/json; charset=utf-8", "Application/JSON"} {
+	for i, ct := range []string{"application/json; charset=utf-8", "Application/JSON", "APPLICATION/JSON ; charset=UTF-8"} {
 		hdr := wire.Headers(session, spec.Rev)
 		hdr.Set("Content-Type", ct)
 		resp := h.Do(wire.Req{Header: hdr, Body: wire.Request(fmt.Sprint(20+i), "ping", nil), Purpose: fmt.Sprintf("ping with Content-Type %q", ct)})
@@ -538,5 +618,66 @@ func expectHTTPError(t *check.T, resp *wire.Response, want int, what string) {
 	if resp.Status != want {
 		t.Fail(check.Failure{What: fmt.Sprintf("%s got HTTP %d", what, resp.Status), Got: resp.Summary(), Want: fmt.Sprintf("HTTP %d", want),
 			Spec: resp.Status < 400})
+	}
+}
+
+var http35 = &check.Check{
+	ID: "HTTP-35", Step: 1, Severity: check.Must, Budget: 5 * time.Second,
+	Needs: check.Needs{Mode: check.AnyMode},
+	Title: "the MCP endpoint is one path, /mcp: an initialize POSTed to any other path (/, /other, /mcp/extra, /MCP) is not served",
+	Spec:  spec.HTTP("", "The server MUST provide a single HTTP endpoint path (hereafter referred to as the MCP endpoint) that supports both POST and GET methods"),
+	Course: "The spec asks for a single endpoint path. The course's servers serve MCP at /mcp alone, and every other path gets 404 Not Found " +
+		"(paths are case-sensitive, and /mcp/extra is another path); a query string does not change the path. " +
+		"On an external server the grader only asks that no other path answers initialize.",
+	Hint: check.Hint{
+		Report: "Mount the handler on the exact path: mux.Handle(\"/mcp\", handler). The pattern \"/\" (or \"/mcp/\", with its slash) matches every path below it, " +
+			"which makes each of them an MCP endpoint.",
+		Question: "Which paths reach your handler: /mcp only, or / and /mcp/extra too? What does http.ServeMux do with a pattern that ends in a slash?",
+		Pointer:  "basic/transports › Streamable HTTP: a single MCP endpoint path. net/http: a ServeMux pattern without a trailing slash matches that path alone; \"/\" and \"/mcp/\" match every path under them.",
+		Near: `In cmd/server's main:
+
+	mux := http.NewServeMux()
+	mux.Handle("/mcp", handler) // this path only`,
+	},
+	Claims: []check.Claim{
+		{Claim: "one endpoint path, /mcp: other paths are not MCP endpoints (404 on the course's servers)", Where: "concept, step 1",
+			How: "an initialize POSTed to /, /other, /mcp/extra, /mcpx and /MCP must not be served (404 on the course's servers); one to /mcp?grader=1 must be"},
+	},
+	Checklist: []string{"C1"},
+	Run:       checkHTTPOneEndpoint,
+}
+
+func checkHTTPOneEndpoint(t *check.T) {
+	h := wire.StartHTTP(t)
+	u, err := url.Parse(h.URL)
+	if err != nil {
+		t.Failf("grader bug: the endpoint %q is no URL: %v", h.URL, err)
+	}
+	initialize := wire.Request(`1`, "initialize", wire.InitializeParams(spec.Rev))
+	others := []string{u.Path + "/extra", u.Path + "x", strings.ToUpper(u.Path), "/grader-other-path"}
+	if u.Path != "/" {
+		others = append(others, "/")
+	}
+	for _, path := range others {
+		if path == u.Path {
+			continue // an endpoint with no letters in its path
+		}
+		resp := h.Do(wire.Req{Path: path, Header: wire.Headers("", ""), Body: initialize, Purpose: "initialize POSTed to " + path + ", which is not the endpoint"})
+		if m := resp.Find(`1`); m != nil && m.Error == nil {
+			t.Fail(check.Failure{What: fmt.Sprintf("an initialize POSTed to %s, which is not the endpoint %s, was served: every path is an MCP endpoint", path, u.Path), Got: resp.Summary(),
+				Want: "HTTP 404 Not Found: the MCP endpoint is one path", Spec: true})
+			continue
+		}
+		if !t.Target.External() && resp.Status != http.StatusNotFound {
+			t.Fail(check.Failure{What: fmt.Sprintf("a POST to %s, which is not the endpoint, got HTTP %d", path, resp.Status), Got: resp.Summary(),
+				Want: "HTTP 404 Not Found: nothing is served there"})
+		}
+	}
+	if u.RawQuery == "" {
+		resp := h.Do(wire.Req{Path: u.Path + "?grader=1", Header: wire.Headers("", ""), Body: initialize, Purpose: "initialize POSTed to the endpoint, with a query string"})
+		if m := resp.Find(`1`); m == nil || m.Error != nil {
+			t.Fail(check.Failure{What: "an initialize POSTed to " + u.Path + "?grader=1 was not served: a query string does not change the path", Got: resp.Summary(),
+				Want: "HTTP 200 and the InitializeResult"})
+		}
 	}
 }

@@ -1,10 +1,12 @@
 package lesson02
 
 import (
+	"context"
 	"encoding/hex"
 	"fmt"
 	"math"
 	"net/http"
+	"os/exec"
 	"sort"
 	"strings"
 	"time"
@@ -18,7 +20,7 @@ import (
 
 // step2 holds the checks of step 2: sessions.
 var step2 = check.Step{
-	Checks: []*check.Check{http09, http10, http33, http11, http12, http13, http14, http15, http16, http17, http29},
+	Checks: []*check.Check{http09, http10, http33, http11, http12, http13, http14, http15, http16, http36, http42, http17, http41, http29},
 	Unchecked: []check.Claim{
 		{Claim: "the reference logs session starts and DELETEs to stderr", Where: "step 2", How: "logging is the server's own business"},
 	},
@@ -141,8 +143,10 @@ func checkHTTPSessionIDsUnguessable(t *check.T) {
 	}
 	t.Case("about 128 random bits", func() {
 		// 32 ids are enough to see how many bits vary.
-		if bits := estimateRandomBits(ids[:32]); bits < 120 {
-			t.Fail(check.Failure{What: fmt.Sprintf("the session ids look like about %.0f random bits; the course asks for 128 (at least 120)", bits),
+		// A random UUID scores 124 here (its version digit is fixed), and
+		// 15 random bytes 120: the course asks for more than the latter.
+		if bits := estimateRandomBits(ids[:32]); bits < 122 {
+			t.Fail(check.Failure{What: fmt.Sprintf("the session ids look like about %.0f random bits; the course asks for 128 (at least a random UUID's 122)", bits),
 				Got: strings.Join(ids[:4], "\n"), Want: "ids such as 32 random hex digits, every one of them different from run to run"})
 		}
 	})
@@ -476,7 +480,7 @@ var http13 = &check.Check{
 	ID: "HTTP-13", Step: 2, Severity: check.Must, Budget: 5 * time.Second,
 	Title:  "DELETE ends the session: what runs in it stops, and its id then gets 404",
 	Spec:   spec.Session("Clients that no longer need a particular session SHOULD send an HTTP DELETE to the MCP endpoint with the MCP-Session-Id header"),
-	Course: "The spec lets a server refuse DELETE with 405. The course requires it to end the session (2xx), and 400 when the header is missing.",
+	Course: "The spec lets a server refuse DELETE with 405. The course requires it to end the session (2xx; on the course's servers 204 No Content), and 400 when the header is missing.",
 	Hint: check.Hint{
 		Report:   "On DELETE, remove the session from the map, cancel what runs in it (session.Close, which endLocked calls), and answer 204. Later requests with that id, and a second DELETE, then get 404.",
 		Question: "Does DELETE reach your handler? After it, what does a request with the deleted id get?",
@@ -527,6 +531,9 @@ func checkHTTPDelete(t *check.T) {
 		resp := h.Do(wire.Req{Method: http.MethodDelete, Header: wire.Headers(session, spec.Rev), Purpose: "DELETE of the session"})
 		if resp.Status < 200 || resp.Status > 299 {
 			t.Fail(check.Failure{What: "DELETE of a live session did not succeed", Got: resp.Summary(), Want: "a 2xx status, such as 204"})
+		}
+		if !t.Target.External() && (resp.Status != http.StatusNoContent || len(resp.Body) != 0) {
+			t.Fail(check.Failure{What: "DELETE of a live session did not get 204 No Content", Got: resp.Summary(), Want: "HTTP 204, empty body: the session is ended and there is nothing to say"})
 		}
 		deleted = time.Now()
 	})
@@ -730,10 +737,173 @@ func checkHTTPSessionExpiry(t *check.T) {
 	}
 }
 
+var http36 = &check.Check{
+	ID: "HTTP-36", Step: 2, Severity: check.Must, Budget: 6 * time.Second,
+	Needs: check.Needs{Flags: []string{"-session-timeout", "-max-sessions"}},
+	Title: "a session expires the moment its timeout passes: the first request or DELETE after it gets 404, and an initialize at the cap finds its place, whenever the sweeper runs",
+	Spec:  spec.Ended,
+	Course: "The course's sessions end once they have been idle for -session-timeout (the grader sets 1s); a sweeper that runs now and then only tidies up. " +
+		"The grader asks four sessions, started a quarter of the sweeper's half-timeout period apart, again just after their timeout: " +
+		"a server that leaves expiry to its sweeper serves at least one of them, and makes it young again.",
+	Hint: check.Hint{
+		Report: "Judge expiry where a session is looked up, not only in the sweeper: in acquire (and in remove, for DELETE), a session with no request running " +
+			"that has been idle longer than the timeout has ended: end it there and answer 404.",
+		Question: "Between the moment a session's timeout passes and the next run of your sweeper, what does a request with its id get? And a DELETE?",
+		Pointer:  "› Session Management: once the server has ended a session, requests with its id MUST get 404. A timeout ends a session when it passes, not when a sweeper notices.",
+		Near: `In acquire, under the lock:
+
+	if sess.active == 0 && time.Since(sess.lastUsed) > s.timeout {
+		s.endLocked(sess)
+		return nil, nil, false
+	}
+
+and in remove, the same test decides whether the DELETE found a live session.`,
+	},
+	Claims: []check.Claim{
+		{Claim: "a session ends when its timeout passes, not at the next sweep: a request or a DELETE just after it gets 404", Where: "step 2",
+			How: "-session-timeout 1s; four sessions started 125 ms apart, each asked 1.04 s after its last request (two with a ping, two with DELETE): all must get 404"},
+		{Claim: "at the cap, an expired session's place is free at once: the store sweeps before it counts", Where: "step 2",
+			How: "two servers with -session-timeout 1s -max-sessions 1: an initialize 1.04 s after the only session's last request must succeed"},
+	},
+	Checklist: []string{"C35"},
+	Run:       checkHTTPExpiryAtOnce,
+}
+
+func checkHTTPExpiryAtOnce(t *check.T) {
+	h := wire.StartHTTP(t, "-session-timeout", "1s")
+	// The sweeper of the reference runs every half timeout, 500 ms. Four
+	// sessions a quarter of that apart are asked in four windows of a few
+	// tens of milliseconds each, spread over the period: a sweep can fall
+	// in one of them at most, so a server that leaves expiry to its sweeper
+	// serves at least one ping and one DELETE. The reference ends each
+	// session where it looks it up: 404 whatever the timing.
+	const timeout, spacing, after = time.Second, 125 * time.Millisecond, 40 * time.Millisecond
+	ask := func(i int) func() {
+		return func() {
+			probe.Pause(t, time.Duration(i)*spacing)
+			session := initializeSession(t, h)
+			last := time.Now() // the server saw the session's last request before this
+			probe.Pause(t, time.Until(last.Add(timeout+after)))
+			var resp *wire.Response
+			what := "a ping"
+			if i%2 == 0 {
+				resp = h.Post(session, spec.Rev, wire.Request(`2`, "ping", nil), "ping, just after the session's 1 s timeout")
+			} else {
+				what = "a DELETE"
+				resp = h.Do(wire.Req{Method: http.MethodDelete, Header: wire.Headers(session, spec.Rev), Purpose: "DELETE, just after the session's 1 s timeout"})
+			}
+			if resp.Status != http.StatusNotFound {
+				t.Fail(check.Failure{What: fmt.Sprintf("%s in a session idle for just over its 1 s timeout got HTTP %d: the session had expired, but was still served", what, resp.Status),
+					Got: resp.Summary(), Want: "HTTP 404: a session ends when its timeout passes, whenever the sweeper runs next"})
+			}
+		}
+	}
+	// At the cap, an initialize just after the only session's timeout must
+	// find its place free: the store sweeps before it counts. Two servers,
+	// whose sweepers tick at phases of their own, so that a tick falling
+	// in the window of both is most unlikely.
+	atCap := func(n int) func() {
+		return func() {
+			other := wire.StartHTTP(t, "-session-timeout", "1s", "-max-sessions", "1")
+			other.Initialize(spec.Rev)
+			last := time.Now()
+			probe.Pause(t, time.Until(last.Add(timeout+after)))
+			resp := other.Post("", "", wire.Request(`1`, "initialize", wire.InitializeParams(spec.Rev)),
+				fmt.Sprintf("initialize on server %d, with -max-sessions 1, just after its only session's 1 s timeout", n))
+			if resp.Status != http.StatusOK {
+				t.Fail(check.Failure{What: "with -max-sessions 1, an initialize just after the only session's 1 s timeout was refused: the expired session still held its place",
+					Got: resp.Summary(), Want: "HTTP 200: sweep the expired sessions before counting them against the cap, whenever the sweeper runs next"})
+			}
+		}
+	}
+	t.Parallel(ask(0), ask(1), ask(2), ask(3), atCap(1), atCap(2))
+}
+
+var http42 = &check.Check{
+	ID: "HTTP-42", Step: 2, Severity: check.Must, Budget: 10 * time.Second,
+	Needs: check.Needs{Flags: []string{"-session-timeout", "-debug"}},
+	Title: "expired sessions are freed though nobody names them again: their memory comes back (heap via -debug's /debug/vars)",
+	Spec: check.Spec{Rev: spec.Rev, Section: "basic/transports › Streamable HTTP › Session Management; security best practices › Session Hijacking › Mitigation",
+		Quote: "Rotating or expiring session IDs can also reduce the risk"},
+	Course: "Clients vanish without DELETE, and never send their session id again. The course requires their sessions to be ended by the server itself " +
+		"(a sweeper), so that what they hold goes back to the runtime. The grader fills eight sessions with 40 notes of 4000 bytes each (-session-timeout 2s), " +
+		"then never names them again, and wants the server's live heap (-debug's heap_live, after a GC) back near where it was within 3.5 s of the last request.",
+	Hint: check.Hint{
+		Report: "Start a sweeper with the store (go s.sweepEvery(...)), which ticks every half timeout and ends every idle session past its timeout; " +
+			"ending a session deletes it from the map, so nothing holds it any more.",
+		Question: "A client that vanishes never sends its session id again: what ends its session in your server, and when is its memory freed?",
+		Pointer:  "Lesson 02, step 2: newSessionStore starts sweepEvery, whose ticker runs sweepLocked, which calls endLocked for each idle session past the timeout. A time.Ticker's channel delivers a tick per interval.",
+		Near: `In sweepEvery:
+
+	for {
+		select {
+		case <-s.stop:
+			return
+		case now := <-ticker.C:
+			s.mu.Lock()
+			s.sweepLocked(now)
+			s.mu.Unlock()
+		}
+	}`,
+	},
+	Claims: []check.Claim{
+		{Claim: "expired sessions are ended by the server itself, and their memory freed, though no request names them again", Where: "step 2",
+			How: "-session-timeout 2s -debug: eight sessions of 40 notes of 4000 bytes, eight clients at once; heap_live must grow by 0.9 MB, then be back within 0.45 MB of the start 3.5 s after the last request"},
+	},
+	Run: checkExpiredSessionsFreed,
+}
+
+func checkExpiredSessionsFreed(t *check.T) {
+	// A timeout of 2 s: long enough that a loaded machine's pause between
+	// two add_note calls of one session does not end it.
+	h := wire.StartHTTP(t, "-session-timeout", "2s", "-debug")
+	h.CloseIdleConnections()
+	base := h.VarInt("heap_live")
+	t.Wire.Event("baseline: heap_live %d bytes", base)
+	// Eight sessions of 40 notes of 4000 bytes, written by eight clients
+	// at once, one add_note each time.
+	const sessions, notes, size = 8, 40, 4000
+	var fill []func()
+	for i := 0; i < sessions; i++ {
+		i := i
+		fill = append(fill, func() {
+			session := initializeSession(t, h)
+			for n := 0; n < notes; n++ {
+				text := fmt.Sprintf("%d-%d-", i, n) + strings.Repeat("m", size-10)
+				resp := h.Do(wire.Req{Header: wire.Headers(session, spec.Rev), Within: wire.T2, Purpose: "add_note, 4000 bytes",
+					Body: wire.Request(fmt.Sprint(n+2), "tools/call", wire.ToolCall("add_note", map[string]any{"text": text}, nil))})
+				if m := resp.Find(fmt.Sprint(n + 2)); m == nil || m.Error != nil {
+					t.Fail(check.Failure{What: "add_note did not get its result", Got: resp.Summary(), Want: "its result (HTTP-14)"})
+				}
+			}
+		})
+	}
+	t.Parallel(fill...)
+	last := time.Now()
+	h.CloseIdleConnections()
+	full := h.VarInt("heap_live")
+	t.Wire.Event("with eight sessions of notes: heap_live %d bytes", full)
+	if full < base+900<<10 {
+		t.Fail(check.Failure{What: fmt.Sprintf("320 notes of 4000 bytes grew the server's live heap by only %d bytes", full-base),
+			Want: "notes kept in their sessions (HTTP-14), about 1.3 MB"})
+	}
+	var now int64
+	// Expired 2 s after the last request, swept within half a timeout
+	// more: 3 s, and a margin.
+	if probe.Settle(t, time.Until(last.Add(3500*time.Millisecond)), func() bool {
+		now = h.VarInt("heap_live")
+		return now <= base+450<<10
+	}) {
+		return
+	}
+	t.Fail(check.Failure{What: fmt.Sprintf("3.5 s after the last request of eight sessions with a 2 s timeout, the server's live heap is still %d bytes above where it began (%d with them full)", now-base, full-base),
+		Want: "the expired sessions ended by the server itself and their notes freed, though no request names them again"})
+}
+
 var http17 = &check.Check{
 	ID: "HTTP-17", Step: 2, Severity: check.Must, Budget: 8 * time.Second,
 	Needs: check.Needs{Flags: []string{"-max-sessions"}},
-	Title: "at the session cap, initialize gets 503 with Retry-After and the rest keeps working; a failed initialize takes no place",
+	Title: "at the session cap, initialize gets 503 with Retry-After and the rest keeps working; a failed or refused initialize takes no place",
 	Spec:  spec.NoLimit,
 	Course: "A flood of initialize requests must not exhaust memory. The course requires a cap on live sessions " +
 		"(-max-sessions; the grader sets 3) and a clear refusal beyond it: 503 Service Unavailable (429 also passes).",
@@ -761,7 +931,7 @@ In serveInitialize:
 	},
 	Claims: []check.Claim{
 		{Claim: "at the cap, initialize gets 503 (or 429) with Retry-After; live sessions keep working; DELETE frees a place", Where: "step 2"},
-		{Claim: "a failed initialize starts nothing: no id, no place", Where: "step 2", How: "two failing initializes, then three good ones under a cap of 3"},
+		{Claim: "a failed or refused initialize starts nothing: no id, no place", Where: "step 2", How: "two failing initializes and two refused ones (they carry MCP-Session-Id; their 400 must be one JSON-RPC error), then three good ones under a cap of 3"},
 	},
 	Run: checkHTTPSessionCap,
 }
@@ -775,13 +945,29 @@ func checkHTTPSessionCap(t *check.T) {
 			t.Fail(check.Failure{What: "an initialize that failed (it had no protocolVersion) was given a session id", Got: resp.Summary(),
 				Want: "no MCP-Session-Id: a failed initialize starts no session"})
 		}
+		if m := resp.Find(`1`); m == nil || m.Error == nil {
+			t.Fail(check.Failure{What: "the answer to an initialize that failed (it had no protocolVersion) is not its one error response", Got: resp.Summary(),
+				Want: `one JSON-RPC error response with "id":1, written once`})
+		}
+	}
+	// Refused initializes too: one that names a session gets 400, and a
+	// refusal starts nothing either.
+	for i := 0; i < 2; i++ {
+		resp := h.Post("grader-made-up-session-id", "", wire.Request(`1`, "initialize", wire.InitializeParams(spec.Rev)), "an initialize that carries MCP-Session-Id, which is refused")
+		if resp.Status != http.StatusBadRequest {
+			t.Fail(check.Failure{What: "an initialize that carries MCP-Session-Id was not refused", Got: resp.Summary(), Want: "HTTP 400 (HTTP-09)"})
+		}
+		if resp.ErrorBody() == nil {
+			t.Fail(check.Failure{What: "the 400 to an initialize that carries MCP-Session-Id is not one JSON-RPC error: something was written after the refusal, so the initialize ran on",
+				Got: resp.Summary(), Want: "one JSON-RPC error body, and nothing after it: return once the 400 is written"})
+		}
 	}
 	var sessions []string
 	for i := 0; i < 3; i++ {
 		resp := h.Post("", "", wire.Request(`1`, "initialize", wire.InitializeParams(spec.Rev)), fmt.Sprintf("initialize %d of 3, with -max-sessions 3", i+1))
 		if resp.Status != http.StatusOK {
-			t.Fail(check.Failure{What: fmt.Sprintf("with -max-sessions 3, initialize %d of 3 was refused, after two initializes that failed", i+1), Got: resp.Summary(),
-				Want: "HTTP 200: failed initializes take no place"})
+			t.Fail(check.Failure{What: fmt.Sprintf("with -max-sessions 3, initialize %d of 3 was refused, after two initializes that failed and two that were refused", i+1), Got: resp.Summary(),
+				Want: "HTTP 200: failed and refused initializes take no place"})
 		}
 		sessions = append(sessions, resp.Header.Get("Mcp-Session-Id"))
 	}
@@ -799,6 +985,102 @@ func checkHTTPSessionCap(t *check.T) {
 	h.Do(wire.Req{Method: http.MethodDelete, Header: wire.Headers(sessions[0], spec.Rev), Purpose: "DELETE one session"})
 	resp = h.Post("", "", wire.Request(`1`, "initialize", wire.InitializeParams(spec.Rev)), "initialize after a DELETE freed a place")
 	probe.ExpectStatus(t, resp, http.StatusOK, "an initialize once a DELETE has freed a place")
+}
+
+var http41 = &check.Check{
+	ID: "HTTP-41", Step: 2, Severity: check.Must, Budget: 6 * time.Second,
+	Needs: check.Needs{Flags: []string{"-max-sessions", "-max-body", "-session-timeout"}},
+	Title: "the limits' flags at their edges: -max-sessions 1, -max-body 1 and -session-timeout 1ns mean one; 0 means the default, the one -help states",
+	Spec:  spec.NoLimit,
+	Course: "The spec sets no limits; the course's flags set them. A limit of one is a limit of one (a second session gets 503, a body of two bytes 413), " +
+		"and zero means the default (Options: \"the zero value gives ... the defaults\"): -max-sessions 0, -max-body 0 and -session-timeout 0 " +
+		"must serve as 1000 sessions, 4 MiB and 30 minutes do, not refuse everything or end every session at once.",
+	Hint: check.Hint{
+		Report: "Keep the given NewHandler's defaults: a zero (or negative) SessionTimeout, MaxSessions or MaxBodyBytes becomes DefaultSessionTimeout, DefaultMaxSessions " +
+			"or DefaultMaxBodyBytes, and any other value is used as it is, 1 included.",
+		Question: "What does your server do with -max-sessions 0, or -max-body 0? And with -max-sessions 1?",
+		Pointer:  "NewHandler (given) turns Options' zero values into the defaults. The store compares len(s.byID) >= s.max, so a cap of 1 holds one session.",
+		Near: `	if opts.MaxSessions <= 0 {
+		opts.MaxSessions = DefaultMaxSessions
+	}
+	if opts.MaxBodyBytes <= 0 {
+		opts.MaxBodyBytes = DefaultMaxBodyBytes
+	}`,
+	},
+	Claims: []check.Claim{
+		{Claim: "-max-sessions 1 and -max-body 1 are honoured; 0 for -max-sessions, -max-body and -session-timeout means the default", Where: "step 2",
+			How: "-max-sessions 1: a second initialize gets 503; -max-body 1: a ping gets 413; -session-timeout 1ns: a ping after initialize gets 404; all three at 0: three sessions, a 3000-byte body served, a session alive after a pause; -h states the defaults 30m0s, 1000 and 4194304"},
+	},
+	Run: checkLimitFlagsAtTheirEdges,
+}
+
+func checkLimitFlagsAtTheirEdges(t *check.T) {
+	if t.Target.URL == "" {
+		t.Case("the defaults -help states", func() {
+			// The command's usage is part of its interface: it says what
+			// the limits are when no flag sets them.
+			ctx, cancel := context.WithTimeout(t.Context(), wire.T1)
+			defer cancel()
+			out, _ := exec.CommandContext(ctx, t.Target.Binary, "-h").CombinedOutput()
+			t.Wire.Event("the server's -h output:\n%s", out)
+			for _, want := range []struct{ flag, value string }{{"-session-timeout", "30m0s"}, {"-max-sessions", "1000"}, {"-max-body", "4194304"}} {
+				_, usage, _ := strings.Cut(string(out), "  "+want.flag+" ")
+				usage, _, _ = strings.Cut(usage, "\n  -")
+				if !strings.Contains(usage, "(default "+want.value+")") {
+					t.Fail(check.Failure{What: fmt.Sprintf("the server's -h does not give %s the default %s", want.flag, want.value), Got: check.Quote(string(out)),
+						Want: fmt.Sprintf("%s with (default %s): the course's defaults, DefaultSessionTimeout, DefaultMaxSessions and DefaultMaxBodyBytes", want.flag, want.value)})
+				}
+			}
+		})
+	}
+	t.Parallel(func() {
+		h := wire.StartHTTP(t, "-max-sessions", "1")
+		h.Initialize(spec.Rev)
+		resp := h.Post("", "", wire.Request(`1`, "initialize", wire.InitializeParams(spec.Rev)), "a second initialize, with -max-sessions 1")
+		if resp.Status != http.StatusServiceUnavailable && resp.Status != http.StatusTooManyRequests {
+			t.Fail(check.Failure{What: "with -max-sessions 1, a second session was not refused", Got: resp.Summary(), Want: "HTTP 503 (or 429): a cap of 1 holds one session"})
+		}
+	}, func() {
+		// A session of 1 ns may end before its initialize has even been
+		// answered (the sweeper runs every millisecond); if it got an id,
+		// the id must be dead by the next request.
+		h := wire.StartHTTP(t, "-session-timeout", "1ns")
+		resp := h.Post("", "", wire.Request(`1`, "initialize", wire.InitializeParams(spec.Rev)), "initialize, with -session-timeout 1ns")
+		session := resp.Header.Get("Mcp-Session-Id")
+		if session == "" {
+			return
+		}
+		resp = h.Post(session, spec.Rev, wire.Request(`2`, "ping", nil), "ping, with -session-timeout 1ns")
+		if resp.Status != http.StatusNotFound {
+			t.Fail(check.Failure{What: "with -session-timeout 1ns, a session still answered after its initialize", Got: resp.Summary(), Want: "HTTP 404: a timeout of 1 ns is 1 ns, not the default"})
+		}
+	}, func() {
+		h := wire.StartHTTP(t, "-max-body", "1")
+		resp := h.Post("", "", wire.Request(`1`, "ping", nil), "a ping, with -max-body 1")
+		if resp.Status != http.StatusRequestEntityTooLarge {
+			t.Fail(check.Failure{What: "with -max-body 1, a body of many bytes was not refused with 413", Got: resp.Summary(), Want: "HTTP 413: a limit of 1 byte is 1 byte"})
+		}
+	}, func() {
+		h := wire.StartHTTP(t, "-max-sessions", "0", "-max-body", "0", "-session-timeout", "0")
+		var sessions []string
+		for i := 0; i < 3; i++ {
+			resp := h.Post("", "", wire.Request(`1`, "initialize", wire.InitializeParams(spec.Rev)), fmt.Sprintf("initialize %d, with -max-sessions 0 (the default)", i+1))
+			if resp.Status != http.StatusOK {
+				t.Fail(check.Failure{What: fmt.Sprintf("with -max-sessions 0, which means the default of 1000, initialize %d was refused", i+1), Got: resp.Summary(),
+					Want: "HTTP 200: zero means the default"})
+			}
+			sessions = append(sessions, resp.Header.Get("Mcp-Session-Id"))
+		}
+		resp := h.Do(wire.Req{Header: wire.Headers(sessions[0], spec.Rev), Body: sizedEcho(`2`, 3000), Purpose: "echo, a body of 3000 bytes, with -max-body 0 (the default)"})
+		if resp.Status != http.StatusOK {
+			t.Fail(check.Failure{What: "with -max-body 0, which means the default of 4 MiB, a body of 3000 bytes was refused", Got: resp.Summary(), Want: "HTTP 200: zero means the default"})
+		}
+		probe.Pause(t, 100*time.Millisecond)
+		resp = h.Post(sessions[1], spec.Rev, wire.Request(`3`, "ping", nil), "ping 0.1 s later, with -session-timeout 0 (the default)")
+		if resp.Status != http.StatusOK {
+			t.Fail(check.Failure{What: "with -session-timeout 0, which means the default of 30 minutes, a session was gone 0.1 s after it began", Got: resp.Summary(), Want: "HTTP 200: zero means the default"})
+		}
+	})
 }
 
 var http29 = &check.Check{

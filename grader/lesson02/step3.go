@@ -3,6 +3,7 @@ package lesson02
 import (
 	"fmt"
 	"net/http"
+	"strings"
 	"time"
 
 	"mcpcourse/grader/check"
@@ -21,12 +22,13 @@ var step3 = check.Step{
 
 var http18 = &check.Check{
 	ID: "HTTP-18", Step: 3, Severity: check.Must, Budget: 5 * time.Second,
-	Title: "MCP-Protocol-Version: unsupported or malformed gets 400, on requests, notifications, batches and DELETE; absent is accepted",
+	Title: "MCP-Protocol-Version: unsupported, malformed or empty gets 400 and does nothing, on requests, notifications, batches and DELETE; absent, or any version served, is accepted",
 	Spec:  spec.HTTP("Protocol Version Header", "If the server receives a request with an invalid or unsupported MCP-Protocol-Version, it MUST respond with 400 Bad Request"),
 	Course: "Without the header, the spec says the server SHOULD assume 2025-03-26 (or use the version the session negotiated); " +
 		"the course requires that such a request is served.",
 	Hint: check.Hint{
-		Report:   "Look the header up in the version table (mcp.LookupVersion) for every message, and for DELETE. Present and unknown: 400. Absent: use the session's negotiated version, or 2025-03-26.",
+		Report: "Look the header up in the table of the versions you speak (mcp.LookupVersion, not every revision there is) for every message, and for DELETE. " +
+			"Present and unknown, or present and empty: 400, and return at once. Absent (no header at all): use the session's negotiated version, or 2025-03-26.",
 		Question: "What does your server do with MCP-Protocol-Version: 1999-01-01? And with no MCP-Protocol-Version header at all?",
 		Pointer:  "› Protocol Version Header: an invalid or unsupported version MUST get 400 Bad Request; without the header, the server SHOULD assume 2025-03-26 (or use the negotiated version). mcp.LookupVersion finds a version in the table; mcp.HTTPFallbackVersion is 2025-03-26.",
 		Near: `	if v := r.Header.Get("Mcp-Protocol-Version"); v != "" {
@@ -48,8 +50,10 @@ var http18 = &check.Check{
 Call it in servePOST right after Decode: h.ProtocolVersion(w, r, nil).`,
 	},
 	Claims: []check.Claim{
-		{Claim: "MCP-Protocol-Version: unknown or malformed gets 400, on every message and on DELETE", Where: "concept, step 3", How: "a request, a notification and a batch with each of two bad values; DELETE, after which the session must still be alive"},
-		{Claim: "without the header, the session's version is used, else 2025-03-26", Where: "concept, step 3", How: "a request without the header is served; a batch without it in a 2025-11-25 session is refused; a stateless batch without it is served as 2025-03-26", Also: []string{"HTTP-20", "HTTP-24"}},
+		{Claim: "MCP-Protocol-Version: unknown, malformed or empty gets 400, on every message and on DELETE, and the refused message does nothing", Where: "concept, step 3",
+			How: "a request, a notification, a batch and DELETE with each of 1999-01-01, not-a-version, an empty value, and (course servers) 2024-11-05 and 2026-07-28, revisions the stage does not speak; the session must still be alive after; a refused add_note's 400 must be one JSON-RPC error, and its note must not be saved"},
+		{Claim: "every version initialize negotiates is accepted in the header, whatever the session's", Where: "step 3", How: "course servers: pings with 2025-03-26, 2025-06-18 and 2025-11-25 in a 2025-11-25 session"},
+		{Claim: "without the header, the session's version is used, else 2025-03-26", Where: "concept, step 3", How: "a request without the header is served; a batch without it in a 2025-11-25 session is refused (HTTP-20); a stateless batch without it is served as 2025-03-26, and one with an empty header refused (HTTP-24)", Also: []string{"HTTP-20", "HTTP-24"}},
 	},
 	Checklist: []string{"C40", "C41"},
 	Split:     &check.Split{Rule: "the protocol version header", Parts: "400 for an unsupported version is the spec's; serving a request without the header is the course's"},
@@ -59,34 +63,86 @@ Call it in servePOST right after Decode: h.ProtocolVersion(w, r, nil).`,
 func checkHTTPProtocolVersionHeader(t *check.T) {
 	h := wire.StartHTTP(t)
 	session, _ := h.Initialize(spec.Rev)
-	t.Case("an unsupported or malformed version", func() {
+	// An empty header is present, and names no version: only a missing one
+	// falls back.
+	bad := []string{"1999-01-01", "not-a-version", ""}
+	if !t.Target.External() {
+		// Revisions the course knows that this stage does not speak: the
+		// HTTP+SSE one before it, and the stateless era after it. (An
+		// external server may speak either.)
+		bad = append(bad, "2024-11-05", "2026-07-28")
+	}
+	withVersion := func(session, v string) http.Header {
+		hdr := wire.Headers(session, "")
+		hdr.Set(versionHeader, v) // set even when empty: present, with no value
+		return hdr
+	}
+	t.Case("an unsupported, malformed or empty version", func() {
 		defer t.SpecRule()()
-		for _, v := range []string{"1999-01-01", "not-a-version"} {
+		for _, v := range bad {
 			for _, m := range []struct{ body, what string }{
 				{wire.Request(`2`, "ping", nil), "a request"},
 				{wire.Notification("notifications/grader-unknown", nil), "a notification"},
 				{"[" + wire.Request(`3`, "ping", nil) + "]", "a batch"},
 			} {
-				resp := h.Post(session, v, m.body, m.what+" with MCP-Protocol-Version: "+v)
+				what := fmt.Sprintf("%s with MCP-Protocol-Version: %q", m.what, v)
+				resp := h.Do(wire.Req{Header: withVersion(session, v), Body: m.body, Purpose: what})
 				if resp.Status != http.StatusBadRequest {
-					t.Fail(check.Failure{What: fmt.Sprintf("%s with MCP-Protocol-Version: %s was not refused", m.what, v), Got: resp.Summary(), Want: "HTTP 400"})
+					t.Fail(check.Failure{What: what + " was not refused", Got: resp.Summary(), Want: "HTTP 400"})
 				}
 			}
+			what := fmt.Sprintf("DELETE with MCP-Protocol-Version: %q", v)
+			resp := h.Do(wire.Req{Method: http.MethodDelete, Header: withVersion(session, v), Purpose: what})
+			if resp.Status != http.StatusBadRequest {
+				t.Fail(check.Failure{What: what + " was not refused", Got: resp.Summary(),
+					Want: "HTTP 400, and the session left alone: the rule covers every request"})
+			}
 		}
-		resp := h.Do(wire.Req{Method: http.MethodDelete, Header: wire.Headers(session, "1999-01-01"), Purpose: "DELETE with MCP-Protocol-Version: 1999-01-01"})
-		if resp.Status != http.StatusBadRequest {
-			t.Fail(check.Failure{What: "DELETE with MCP-Protocol-Version: 1999-01-01 was not refused", Got: resp.Summary(),
-				Want: "HTTP 400, and the session left alone: the rule covers every request"})
+		resp := h.Post(session, spec.Rev, wire.Request(`4`, "ping", nil), "ping, after every refused DELETE")
+		if resp.Status != http.StatusOK {
+			t.Fail(check.Failure{What: "after DELETEs that were refused for their MCP-Protocol-Version, the session is gone: a refused DELETE ended it", Got: resp.Summary(),
+				Want: "HTTP 200: a refusal does nothing"})
 		}
 	})
+	t.Case("a refused request does nothing", func() {
+		note := fmt.Sprintf("refused-%d", time.Now().UnixNano()%1e9)
+		what := "add_note with MCP-Protocol-Version: 1999-01-01"
+		resp := h.Do(wire.Req{Header: withVersion(session, "1999-01-01"), Purpose: what,
+			Body: wire.Request(`5`, "tools/call", wire.ToolCall("add_note", map[string]any{"text": note}, nil))})
+		if resp.Status == http.StatusBadRequest && resp.ErrorBody() == nil {
+			t.Fail(check.Failure{What: "the 400 to " + what + " is not one JSON-RPC error: something was written after the refusal, so the request ran on", Got: resp.Summary(),
+				Want: `HTTP 400, Content-Type: application/json, one body {"jsonrpc":"2.0","error":{...}}, and nothing after it: return once the 400 is written`})
+		}
+		if got := probe.CallTool(t, h, session, `6`, "list_notes", nil); strings.Contains(got, note) {
+			t.Fail(check.Failure{What: "a note added by a request refused for its MCP-Protocol-Version was saved: the refusal did not stop the request", Got: check.Quote(got),
+				Want: "no such note: a refused request does nothing"})
+		}
+	})
+	if !t.Target.External() {
+		t.Case("every version the server speaks", func() {
+			// The other direction of the table: each version the course's
+			// servers negotiate is accepted in the header, whichever one
+			// the session negotiated.
+			for i, v := range []string{"2025-03-26", "2025-06-18", spec.Rev} {
+				resp := h.Post(session, v, wire.Request(fmt.Sprint(10+i), "ping", nil), "ping with MCP-Protocol-Version: "+v)
+				if resp.Status != http.StatusOK {
+					t.Fail(check.Failure{What: fmt.Sprintf("a ping with MCP-Protocol-Version: %s, a version the server speaks, was refused", v), Got: resp.Summary(),
+						Want: "HTTP 200: every version initialize can negotiate is a supported version"})
+				}
+			}
+		})
+	}
 	t.Case("no version header", func() {
-		resp := h.Post(session, "", wire.Request(`4`, "ping", nil), "ping without MCP-Protocol-Version")
+		resp := h.Post(session, "", wire.Request(`7`, "ping", nil), "ping without MCP-Protocol-Version")
 		if resp.Status != http.StatusOK {
 			t.Fail(check.Failure{What: "a request without MCP-Protocol-Version was refused", Got: resp.Summary(),
 				Want: "HTTP 200: without the header, use the session's version or assume 2025-03-26"})
 		}
 	})
 }
+
+// versionHeader is the protocol version header, as Go writes it.
+const versionHeader = "Mcp-Protocol-Version"
 
 var http19 = &check.Check{
 	ID: "HTTP-19", Step: 3, Severity: check.Must, Budget: 5 * time.Second,

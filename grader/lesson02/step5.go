@@ -1,9 +1,11 @@
 package lesson02
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"strconv"
 	"strings"
 	"time"
 
@@ -15,10 +17,7 @@ import (
 
 // step5 holds the checks of step 5: progress on the request's own stream, and cancellation.
 var step5 = check.Step{
-	Checks: []*check.Check{http22, http23, http30, http31, http32},
-	Unchecked: []check.Claim{
-		{Claim: "in stateless mode a dropped connection does cancel", Where: "step 5", How: "described behaviour of the given requestContext, not a rule: the spec only says a disconnection SHOULD NOT be taken for cancellation"},
-	},
+	Checks: []*check.Check{http22, http37, http23, http30, http31, http32, http38},
 }
 
 var http22 = &check.Check{
@@ -97,6 +96,59 @@ func checkHTTPProgress(t *check.T) {
 			"events wait in a buffer until the response (flush each one: http.ResponseController.Flush)", Want: "the first progress event after about 100 ms"})
 	}
 	slow.HangUp() // the server is stopped when the check ends
+}
+
+var http37 = &check.Check{
+	ID: "HTTP-37", Step: 5, Severity: check.Must, Budget: 5 * time.Second,
+	Needs: check.Needs{Mode: check.AnyMode},
+	Title: "a request with a progress token gets its SSE stream at once, before its first progress, even one that never reports any",
+	Spec:  spec.RequestAnswer,
+	Course: "The spec lets the server choose JSON or SSE per request. The course decides it for a request that carries _meta.progressToken: the client has said it expects a long request, " +
+		"so its stream opens at once (and from stage 03 on, its first event is the point to resume from). The grader wants the headers of a countdown whose first step " +
+		"takes 1.5 s within 0.7 s, and a ping with a progress token, a string or an integer, answered as an SSE stream.",
+	Hint: check.Hint{
+		Report: "In serveRequest, when wantsProgress(msg), call rp.open() before sess.Handle: the stream, and its headers, go out then, not with the first notification. " +
+			"A request with a token that sends nothing is still answered on its stream.",
+		Question: "When a request carries a progress token, when do your response's headers leave: at once, or with the first progress notification?",
+		Pointer:  "Lesson 02, step 5: a request with a progress token gets its stream at once (rp.open(), which calls h.streams.Open and flushes the headers). basic/utilities/progress: the token is a string or an integer.",
+		Near: `	rp := h.newReply(w, r, sess)
+	if wantsProgress(msg) {
+		rp.open() // headers now, before the request has anything to say
+	}
+	resp := sess.Handle(ctx, msg, rp)`,
+	},
+	Claims: []check.Claim{
+		{Claim: "a request with a progress token gets its SSE stream at once, before any progress, and keeps it even when it reports none", Where: "step 5",
+			How: "a countdown whose first step takes 1.5 s must have its headers within 0.7 s; pings with a string and an integer progress token must be answered as text/event-stream"},
+	},
+	Checklist: []string{"C10", "D12"},
+	Run:       checkHTTPProgressStreamAtOnce,
+}
+
+func checkHTTPProgressStreamAtOnce(t *check.T) {
+	h := wire.StartHTTP(t)
+	session, _ := h.Initialize(spec.Rev)
+	sent := time.Now()
+	slow := h.Open(wire.Req{Method: http.MethodPost, Header: wire.Headers(session, spec.Rev), Within: 3 * time.Second, Purpose: "a countdown whose first step takes 1.5 s, with a progress token",
+		Body: wire.Request(`2`, "tools/call", wire.ToolCall("countdown", map[string]any{"from": 1, "interval_ms": 1500}, "p-late"))})
+	if took := time.Since(sent); took > 700*time.Millisecond {
+		t.Fail(check.Failure{What: fmt.Sprintf("a countdown with a progress token, whose first step takes 1.5 s, had its response headers only after %v: its stream waited for the first progress",
+			took.Round(time.Millisecond)), Got: fmt.Sprintf("HTTP %d, Content-Type: %s", slow.Status, slow.Header.Get("Content-Type")),
+			Want: "the headers of an SSE stream at once (rp.open() before sess.Handle)"})
+	}
+	expectStream(t, slow, "a countdown whose first step takes 1.5 s", "the stream at once, its progress later")
+	slow.HangUp()
+	for i, token := range []any{"p-ping", 7} {
+		params := map[string]any{"_meta": map[string]any{"progressToken": token}}
+		id := fmt.Sprint(3 + i)
+		what := fmt.Sprintf("a ping with progress token %v", token)
+		resp := h.Post(session, spec.Rev, wire.Request(id, "ping", params), what)
+		if resp.Status != http.StatusOK || resp.ContentType != "text/event-stream" {
+			t.Fail(check.Failure{What: what + " was not answered as an SSE stream: a request with a progress token gets its stream at once, whether it reports progress or not",
+				Got: resp.Summary(), Want: "HTTP 200, Content-Type: text/event-stream, the response as its event"})
+		}
+		probe.ExpectResponse(t, resp, id, what)
+	}
 }
 
 var http31 = &check.Check{
@@ -184,6 +236,105 @@ func checkServerRequestOnTheCallsStream(t *check.T) {
 	q := probe.AwaitQuestion(t, s, time.Second)
 	probe.Answer(t, h, session, spec.Rev, q)
 	probe.ExpectCleared(t, s, `3`, 1)
+}
+
+var http38 = &check.Check{
+	ID: "HTTP-38", Step: 5, Severity: check.Must, Budget: 12 * time.Second,
+	Needs: check.Needs{Course: probe.NotesLog},
+	Title: "at 2025-03-26, a batch's messages travel on the batch's own answer: one well-formed SSE stream, with every log message and every response, batch after batch",
+	Spec:  spec.Sending("The server MAY send JSON-RPC requests and notifications before sending the JSON-RPC response. These messages SHOULD relate to the originating client request."),
+	Course: "The course requires the messages a batch's requests send before their responses to travel on the batch's own answer, as a single request's do: " +
+		"the batch's requests run at once and share one reply, so their first messages race to open its stream. The grader sends 60 batches of 8 add_note calls and 8 one-step countdowns, " +
+		"three clients at a time, and reads each answer strictly: one SSE stream, each event one JSON-RPC message, every log message, every progress notification and every response exactly once.",
+	Hint: check.Hint{
+		Report: "In serveBatch, pass the batch's reply (rp := h.newReply(w, r, sess)) to stdio.ServeBatch as its peer, never nil, and send each response on the stream rp.end() returns. " +
+			"The batch's requests run concurrently and share that reply: reply.Send must hold rp.mu while it opens the stream and writes, or two of them open two streams on one response.",
+		Question: "When eight requests of one batch log at the same moment, how many SSE streams does your reply open on the one HTTP response? What keeps two of them from writing at once?",
+		Pointer:  "Lesson 02, step 5: a batch's messages travel on its own answer too. The requests of a batch run concurrently (stage 01's ServeBatch), so whatever they share needs a lock. GRADER_RACE=1 lets the race detector look as well.",
+		Near: `In serveBatch:
+
+	rp := h.newReply(w, r, sess)
+	responses, reject := stdio.ServeBatch(ctx, sess.Session, version, body, rp)
+	if stream := rp.end(); stream != nil {
+		for _, resp := range responses {
+			stream.Send(ctx, resp)
+		}
+		stream.Close()
+		return
+	}
+
+and reply.Send holds rp.mu from the check of rp.ended to the end of the write.`,
+	},
+	Claims: []check.Claim{
+		{Claim: "a batch's requests speak on the batch's own answer, one SSE stream, with every log message and every response", Where: "step 5",
+			How: "60 batches at 2025-03-26 of 8 add_note calls (each logs) and 8 countdowns of one step (each reports progress at once), three clients at once; each answer read strictly: text/event-stream, each event one JSON-RPC message, each log, each progress and each response exactly once"},
+	},
+	Checklist: []string{"A8", "C12"},
+	Run:       checkBatchOnItsStream,
+}
+
+func checkBatchOnItsStream(t *check.T) {
+	h := wire.StartHTTP(t)
+	// Each batch holds 8 add_note calls, which log their notes, and 8
+	// countdowns of one step with no wait, which report their progress at
+	// once: their first messages race to open the batch's stream. 20
+	// batches per client, three clients at once; a session holds at most
+	// 100 notes, so each client starts a new one every 12 batches.
+	const batches, half, perSession = 20, 8, 12
+	run := func(worker int) func() {
+		return func() {
+			var session string
+			for b := 0; b < batches; b++ {
+				if b%perSession == 0 {
+					session, _ = h.Initialize("2025-03-26")
+				}
+				// Each call, and the text its message before the response
+				// holds: the note, or the progress token, quoted.
+				var calls, ids, marks []string
+				for i := 0; i < half; i++ {
+					id, note := fmt.Sprintf(`"n%d-%d-%d"`, worker, b, i), fmt.Sprintf("batch-note-%d-%d-%d", worker, b, i)
+					calls = append(calls, wire.Request(id, "tools/call", wire.ToolCall("add_note", map[string]any{"text": note}, nil)))
+					ids, marks = append(ids, id), append(marks, strconv.Quote(note))
+					id, token := fmt.Sprintf(`"c%d-%d-%d"`, worker, b, i), fmt.Sprintf("tk-%d-%d-%d", worker, b, i)
+					calls = append(calls, wire.Request(id, "tools/call", wire.ToolCall("countdown", map[string]any{"from": 1, "interval_ms": 0}, token)))
+					ids, marks = append(ids, id), append(marks, strconv.Quote(token))
+				}
+				what := fmt.Sprintf("batch %d of client %d: %d add_note calls, which log their notes, and %d countdowns, which report progress at once", b+1, worker+1, half, half)
+				resp := h.Do(wire.Req{Header: wire.Headers(session, "2025-03-26"), Body: "[" + strings.Join(calls, ",") + "]", Within: 2 * wire.T2, Purpose: what})
+				if resp.Status != http.StatusOK || resp.ContentType != "text/event-stream" {
+					t.Fail(check.Failure{What: "the answer to " + what + " is not an SSE stream, so their messages did not travel with it", Got: resp.Summary(),
+						Want: "HTTP 200, Content-Type: text/event-stream: the notes' notifications/message and the countdowns' notifications/progress, and the responses"})
+				}
+				responses, before := map[string]int{}, map[string]int{}
+				for _, e := range resp.Events {
+					if e.Data == "" {
+						continue
+					}
+					m, err := wire.Parse([]byte(e.Data))
+					if err != nil {
+						t.Fail(check.Failure{What: fmt.Sprintf("an event of the answer to %s is not one JSON-RPC message (%v): two writers wrote the stream at once", what, err),
+							Got: check.Quote(e.Data), Want: "each event's data one JSON-RPC message"})
+					}
+					for k, id := range ids {
+						switch {
+						case m.IsResponseTo(id) && m.Error == nil:
+							responses[id]++
+						case m.ID == nil && bytes.Contains(m.Params, []byte(marks[k])):
+							before[id]++
+						}
+					}
+				}
+				for _, id := range ids {
+					if responses[id] != 1 || before[id] != 1 {
+						t.Fail(check.Failure{What: fmt.Sprintf("the answer to %s held call %s's message %d times and its result %d times", what, id, before[id], responses[id]),
+							Got: resp.Summary(), Want: "each call's notification (the note's log, the countdown's progress) once, and its result once, on the batch's one stream"})
+					}
+				}
+			}
+		}
+	}
+	t.Parallel(run(0), run(1), run(2))
+	expectNoHandlerReports(t, h, "the batches")
 }
 
 // expectStream fails the check unless stream is an SSE response with 200.

@@ -14,7 +14,7 @@ import (
 
 // step6 holds the checks of step 6: stateless mode.
 var step6 = check.Step{
-	Checks: []*check.Check{http24, http25, http26},
+	Checks: []*check.Check{http24, http25, http26, http39},
 }
 
 var http24 = &check.Check{
@@ -41,6 +41,7 @@ var http24 = &check.Check{
 	},
 	Claims: []check.Claim{
 		{Claim: "stateless: no session id issued; none needed or checked, for requests, notifications and batches", Where: "step 6"},
+		{Claim: "stateless: without the version header a batch is served at 2025-03-26; with an empty one it is refused", Where: "step 6", How: "a batch without the header, and one with MCP-Protocol-Version set to an empty value"},
 	},
 	Checklist: []string{"C40"},
 	Run:       checkStatelessNoSessions,
@@ -71,7 +72,28 @@ func checkStatelessNoSessions(t *check.T) {
 		t.Fail(check.Failure{What: "in stateless mode, a batch at 2025-03-26 without a session was not served", Got: resp.Summary(),
 			Want: `HTTP 200, [{"jsonrpc":"2.0","id":"b1","result":{}}]`})
 	}
+	// Without the header and without a session, the version is 2025-03-26,
+	// which has batches; an empty header is no missing one.
+	resp = h.Post("", "", "["+wire.Request(`"b2"`, "ping", nil)+"]", "a batch without MCP-Protocol-Version, without a session")
+	if m := resp.Find(`"b2"`); resp.Status != http.StatusOK || m == nil || m.Error != nil {
+		t.Fail(check.Failure{What: "in stateless mode, a batch without MCP-Protocol-Version was not served: with no header and no session, the version is 2025-03-26, which has batches",
+			Got: resp.Summary(), Want: `HTTP 200, [{"jsonrpc":"2.0","id":"b2","result":{}}]`, Cites: &noVersionHeader})
+	}
+	hdr := wire.Headers("", "")
+	hdr.Set("Mcp-Protocol-Version", "")
+	resp = h.Do(wire.Req{Header: hdr, Body: "[" + wire.Request(`"b3"`, "ping", nil) + "]", Purpose: "a batch with an empty MCP-Protocol-Version, without a session"})
+	if resp.Status != http.StatusBadRequest {
+		t.Fail(check.Failure{What: "in stateless mode, a batch with an empty MCP-Protocol-Version header was not refused: an empty header is present, and names no version",
+			Got: resp.Summary(), Want: "HTTP 400", Cites: &badVersionHeader})
+	}
 }
+
+// The two halves of the protocol version header's rule, which a stateless
+// batch is judged by.
+var (
+	noVersionHeader  = spec.HTTP("Protocol Version Header", "if the server does not receive an MCP-Protocol-Version header, and has no other way to identify the version, the server SHOULD assume protocol version 2025-03-26")
+	badVersionHeader = spec.HTTP("Protocol Version Header", "If the server receives a request with an invalid or unsupported MCP-Protocol-Version, it MUST respond with 400 Bad Request")
+)
 
 var http25 = &check.Check{
 	ID: "HTTP-25", Step: 6, Severity: check.Must, Budget: 5 * time.Second,
@@ -149,4 +171,56 @@ func checkStatelessSharesNothing(t *check.T) {
 		t.Fail(check.Failure{What: "a later stateless request lists a note an earlier one saved: requests share state", Got: check.Quote(got),
 			Want: "no notes: every stateless request starts fresh"})
 	}
+}
+
+var http39 = &check.Check{
+	ID: "HTTP-39", Step: 6, Severity: check.Must, Budget: 8 * time.Second,
+	Needs: check.Needs{Mode: check.Stateless, Flags: []string{"-debug"}},
+	Title: "stateless: a request whose client hangs up stops, answered as JSON or as a stream (goroutines counted via -debug's /debug/vars)",
+	Spec:  spec.Sending("Disconnection MAY occur at any time (e.g., due to network conditions)."),
+	Course: "In stateful mode a dropped connection is no cancellation (HTTP-30): the client can still cancel through its session. A stateless request has no session, " +
+		"so the connection is all that ties it to its client, and the course requires a request to stop when it goes: otherwise nothing can ever stop it. " +
+		"The grader hangs up on eight 4 s countdowns, four answered as JSON and four as streams, and wants the server's goroutines back to where they were within 2 s.",
+	Hint: check.Hint{
+		Report: "Run a stateless request under r.Context() itself, which ends when the client hangs up: the given requestContext does that when h.opts.Stateless, " +
+			"and context.WithoutCancel only in stateful mode.",
+		Question: "In stateless mode, what could ever stop a request whose client has gone? Which context does it run under?",
+		Pointer:  "net/http: r.Context() is cancelled when the client's connection closes. context.WithoutCancel drops that cancellation, which stateful mode wants (its sessions can cancel) and stateless mode must not.",
+		Near: `	func (h *Handler) requestContext(r *http.Request) context.Context {
+		if h.opts.Stateless {
+			return r.Context() // the connection is all a stateless request has
+		}
+		return context.WithoutCancel(r.Context())
+	}`,
+	},
+	Claims: []check.Claim{
+		{Claim: "stateless: a dropped connection cancels the request", Where: "step 6",
+			How: "eight 4 s countdowns (four JSON, four with a progress token) hung up on after 0.3 s; the server's goroutines (-debug's /debug/vars) must be back to the baseline within 2 s"},
+	},
+	// requestContext is given code: a stateless request runs under its
+	// connection at every step, and at step 1 every request has a fresh
+	// session, as stateless mode gives it. From step 2 on a request needs
+	// a session id until step 6.
+	Early: 1, EarlyEnds: 2,
+	Run: checkStatelessHangUpCancels,
+}
+
+func checkStatelessHangUpCancels(t *check.T) {
+	h := wire.StartHTTP(t, "-stateless", "-debug")
+	// First, that the server runs a countdown at all: otherwise a hang-up
+	// would stop nothing because nothing ran.
+	resp := h.Post("", spec.Rev, wire.Request(`1`, "tools/call", wire.ToolCall("countdown", map[string]any{"from": 1, "interval_ms": 10}, nil)), "a countdown of one step")
+	probe.ToolText(t, probe.ExpectResponse(t, resp, `1`, "a countdown of one step"), "countdown")
+	base := probe.TakeBaseline(t, h)
+	for i := 0; i < 8; i++ {
+		var token any
+		if i%2 == 1 {
+			token = fmt.Sprintf("hang-%d", i)
+		}
+		h.Abandon(wire.Req{Header: wire.Headers("", spec.Rev), Purpose: "a 4 s countdown, hung up on after 0.3 s",
+			Body: wire.Request(fmt.Sprint(10+i), "tools/call", wire.ToolCall("countdown", map[string]any{"from": 40, "interval_ms": 100}, token))}, 300*time.Millisecond)
+	}
+	probe.Pause(t, 400*time.Millisecond) // every client has hung up
+	base.ExpectFreed(t, h, "eight stateless clients hung up on their 4 s countdowns",
+		"every request stopped once its client left: in stateless mode the connection is all that ties a request to its client")
 }

@@ -26,7 +26,7 @@ var lesson02 = []*Variant{
 		}},
 	},
 	{
-		Name: "notification-gets-200", Lesson: "02", Kills: []string{"HTTP-03", "HTTP-23", "HTTP-24", "HTTP-32"},
+		Name: "notification-gets-200", Lesson: "02", Kills: []string{"HTTP-03", "HTTP-07", "HTTP-23", "HTTP-24", "HTTP-32", "HTTP-34"},
 		Mistake: "answers a notification with 200 OK instead of 202 Accepted",
 		Edits: []Edit{{File: httpPost,
 			Old: `		sess.Handle(h.requestContext(r), msg, nil)
@@ -36,7 +36,7 @@ var lesson02 = []*Variant{
 		}},
 	},
 	{
-		Name: "ignores-accept", Lesson: "02", Kills: []string{"HTTP-04"},
+		Name: "ignores-accept", Lesson: "02", Kills: []string{"HTTP-04", "HTTP-40"},
 		Mistake: "never looks at the Accept header",
 		Edits: []Edit{{File: httpHeaders,
 			Old: `	return Accepts(header, "application/json") && Accepts(header, "text/event-stream")`,
@@ -44,7 +44,7 @@ var lesson02 = []*Variant{
 		}},
 	},
 	{
-		Name: "bad-input-gets-200", Lesson: "02", Kills: []string{"HTTP-05", "HTTP-06"},
+		Name: "bad-input-gets-200", Lesson: "02", Kills: []string{"HTTP-05", "HTTP-06", "HTTP-40"},
 		Mistake: "sends the parse or validation error with status 200, as if the input had been accepted",
 		Edits: []Edit{{File: httpPost,
 			Old: `	msg, reject := stdio.Decode(body)
@@ -56,7 +56,7 @@ var lesson02 = []*Variant{
 		}},
 	},
 	{
-		Name: "no-body-limit", Lesson: "02", Kills: []string{"HTTP-07", "HTTP-28"},
+		Name: "no-body-limit", Lesson: "02", Kills: []string{"HTTP-07", "HTTP-28", "HTTP-34", "HTTP-40", "HTTP-41"},
 		Mistake: "reads the whole body, however large",
 		Edits: []Edit{{File: httpPost,
 			Old: `io.ReadAll(http.MaxBytesReader(w, r.Body, h.opts.MaxBodyBytes))`,
@@ -132,7 +132,7 @@ var sessionCounter int`},
 		},
 	},
 	{
-		Name: "missing-session-gets-200", Lesson: "02", Kills: []string{"HTTP-11"},
+		Name: "missing-session-gets-200", Lesson: "02", Kills: []string{"HTTP-11", "HTTP-40"},
 		Mistake: "answers a request without MCP-Session-Id with 200 and a JSON-RPC error, as the official Go SDK does",
 		Edits: []Edit{{File: httpPost,
 			Old: `	if id == "" {
@@ -142,7 +142,7 @@ var sessionCounter int`},
 		}},
 	},
 	{
-		Name: "adopts-client-session-ids", Lesson: "02", Kills: []string{"HTTP-12", "HTTP-13", "HTTP-16"},
+		Name: "adopts-client-session-ids", Lesson: "02", Kills: []string{"HTTP-12", "HTTP-13", "HTTP-16", "HTTP-36"},
 		Mistake: "starts a session under any id a client sends that it does not know",
 		Edits: []Edit{{File: httpPost,
 			Old: `	sess, release, ok := h.sessions.acquire(id)
@@ -168,7 +168,7 @@ var sessionCounter int`},
 		}},
 	},
 	{
-		Name: "one-session-for-everyone", Lesson: "02", Kills: []string{"HTTP-10", "HTTP-14", "HTTP-15", "HTTP-16", "HTTP-17", "HTTP-20", "HTTP-29"},
+		Name: "one-session-for-everyone", Lesson: "02", Kills: []string{"HTTP-10", "HTTP-14", "HTTP-15", "HTTP-16", "HTTP-17", "HTTP-20", "HTTP-29", "HTTP-36", "HTTP-38", "HTTP-40", "HTTP-41", "HTTP-42"},
 		Mistake: "hands out new ids but serves them all with one shared mcp.Session",
 		Edits: []Edit{
 			{File: httpSessions,
@@ -206,7 +206,7 @@ var sessionCounter int`},
 		},
 	},
 	{
-		Name: "sessions-never-expire", Lesson: "02", Kills: []string{"HTTP-16"},
+		Name: "sessions-never-expire", Lesson: "02", Kills: []string{"HTTP-16", "HTTP-36", "HTTP-41", "HTTP-42"},
 		Mistake: "does not pass the session timeout on to the session store",
 		Edits: []Edit{{File: httpHandler,
 			Old: `newSessionStore(opts.SessionTimeout, opts.MaxSessions)`,
@@ -214,7 +214,7 @@ var sessionCounter int`},
 		}},
 	},
 	{
-		Name: "no-session-cap", Lesson: "02", Kills: []string{"HTTP-17"},
+		Name: "no-session-cap", Lesson: "02", Kills: []string{"HTTP-17", "HTTP-40", "HTTP-41"},
 		Mistake: "starts a session for every initialize, however many there already are",
 		Edits: []Edit{{File: httpSessions,
 			Old: `	if len(s.byID) >= s.max {
@@ -230,7 +230,7 @@ var sessionCounter int`},
 
 	// Step 3: the version header, and batches.
 	{
-		Name: "ignores-protocol-version-header", Lesson: "02", Kills: []string{"HTTP-18"},
+		Name: "ignores-protocol-version-header", Lesson: "02", Kills: []string{"HTTP-18", "HTTP-24", "HTTP-40"},
 		Mistake: "never reads MCP-Protocol-Version: the session already knows its version",
 		Edits: []Edit{{File: httpHeaders,
 			Old: `	values := r.Header.Values(ProtocolVersionHeader)`,
@@ -238,7 +238,7 @@ var sessionCounter int`},
 		}},
 	},
 	{
-		Name: "no-batches", Lesson: "02", Kills: []string{"HTTP-19", "HTTP-24"},
+		Name: "no-batches", Lesson: "02", Kills: []string{"HTTP-19", "HTTP-24", "HTTP-38"},
 		Mistake: "refuses JSON-RPC batches even at 2025-03-26, which requires them",
 		Edits:   editNoBatches,
 	},
@@ -297,7 +297,7 @@ var sessionCounter int`},
 		}},
 	},
 	{
-		Name: "upgrade-writes-json-after-sse", Lesson: "02", Kills: []string{"HTTP-14", "HTTP-15", "HTTP-22", "HTTP-26", "HTTP-31", "HTTP-32"},
+		Name: "upgrade-writes-json-after-sse", Lesson: "02", Kills: []string{"HTTP-14", "HTTP-15", "HTTP-22", "HTTP-26", "HTTP-31", "HTTP-32", "HTTP-37", "HTTP-42"},
 		Mistake: "writes the response as a JSON body even when the answer has already become an SSE stream, so it is not an event the client can read",
 		Edits: []Edit{{File: httpPost,
 			Old: `		if resp != nil {
@@ -316,7 +316,7 @@ var sessionCounter int`},
 		Edits:   editBufferUntilResponse(),
 	},
 	{
-		Name: "stream-left-open", Lesson: "02", Kills: []string{"HTTP-14", "HTTP-15", "HTTP-22", "HTTP-23", "HTTP-26", "HTTP-31", "HTTP-32"},
+		Name: "stream-left-open", Lesson: "02", Kills: []string{"HTTP-14", "HTTP-15", "HTTP-22", "HTTP-23", "HTTP-26", "HTTP-31", "HTTP-32", "HTTP-37", "HTTP-42"},
 		Mistake: "keeps a request's SSE stream open after the response, in case there is more to say, so a client that reads to the end (add_note's, in every session) waits for ever",
 		Edits: []Edit{{File: httpPost,
 			Old: `		if resp != nil {
@@ -338,7 +338,7 @@ var sessionCounter int`},
 
 	// Step 6: stateless mode.
 	{
-		Name: "stateless-wants-a-session", Lesson: "02", Kills: []string{"HTTP-24", "HTTP-26"},
+		Name: "stateless-wants-a-session", Lesson: "02", Kills: []string{"HTTP-24", "HTTP-26", "HTTP-39"},
 		Mistake: "in stateless mode, still refuses requests that carry no MCP-Session-Id",
 		Edits: []Edit{{File: httpPost,
 			Old: `	if h.opts.Stateless {
@@ -422,7 +422,7 @@ var sessionCounter int`},
 		}},
 	},
 	{
-		Name: "ignores-content-type", Lesson: "02", Kills: []string{"HTTP-27"},
+		Name: "ignores-content-type", Lesson: "02", Kills: []string{"HTTP-27", "HTTP-40"},
 		Mistake: "reads any body as JSON, whatever its Content-Type says",
 		Edits: []Edit{{File: httpPost,
 			Old: `	if !isJSON(r.Header.Get("Content-Type")) {`,
@@ -459,7 +459,7 @@ var sessionCounter int`},
 		}},
 	},
 	{
-		Name: "initialize-joins-a-session", Lesson: "02", Kills: []string{"HTTP-09"},
+		Name: "initialize-joins-a-session", Lesson: "02", Kills: []string{"HTTP-09", "HTTP-17", "HTTP-40"},
 		Mistake: "serves an initialize that carries MCP-Session-Id by starting yet another session, instead of refusing it",
 		Edits: []Edit{{File: httpPost,
 			Old: `	if r.Header.Get(SessionIDHeader) != "" {
@@ -515,7 +515,7 @@ var (
 		},
 	},
 	{
-		Name: "notifications-skip-the-session-check", Lesson: "02", Kills: []string{"HTTP-11", "HTTP-12"},
+		Name: "notifications-skip-the-session-check", Lesson: "02", Kills: []string{"HTTP-11", "HTTP-12", "HTTP-40"},
 		Mistake: "answers every notification 202 at once, whether its session exists or not, since a notification needs no answer",
 		Edits: []Edit{{File: httpPost,
 			Old: `	sess, done, ok := h.Session(w, r)
@@ -545,18 +545,16 @@ var (
 		Name: "delete-leaves-requests-running", Lesson: "02", Kills: []string{"HTTP-13"},
 		Mistake: "on DELETE, forgets the session without closing it, so what runs in it carries on",
 		Edits: []Edit{{File: httpSessions,
-			Old: `	sess := s.byID[id]
-	if sess != nil {
-		s.endLocked(sess)
-	}
-	return sess != nil`,
-			New: `	sess := s.byID[id]
+			Old: `	expired := sess.active == 0 && time.Since(sess.lastUsed) > s.timeout
+	s.endLocked(sess)
+	return !expired`,
+			New: `	expired := sess.active == 0 && time.Since(sess.lastUsed) > s.timeout
 	delete(s.byID, id)
-	return sess != nil`,
+	return !expired`,
 		}},
 	},
 	{
-		Name: "no-sweep", Lesson: "02", Kills: []string{"HTTP-16"},
+		Name: "no-sweep", Lesson: "02", Kills: []string{"HTTP-16", "HTTP-36", "HTTP-42"},
 		Mistake: "expires sessions only when a request names them, so expired sessions keep their places under the cap",
 		Edits: []Edit{{File: httpSessions,
 			Old: `		if sess.active == 0 && now.Sub(sess.lastUsed) > s.timeout {
@@ -605,7 +603,7 @@ var (
 		},
 	},
 	{
-		Name: "delete-ignores-protocol-version", Lesson: "02", Kills: []string{"HTTP-18"},
+		Name: "delete-ignores-protocol-version", Lesson: "02", Kills: []string{"HTTP-18", "HTTP-40"},
 		Mistake: "checks MCP-Protocol-Version on POST only, so a DELETE with an unsupported version ends the session",
 		Edits: []Edit{{File: httpHandler,
 			Old: `	if _, ok := h.ProtocolVersion(w, r, nil); !ok {
@@ -685,6 +683,185 @@ var (
 		Edits: []Edit{{File: httpHandler,
 			Old: `	return context.WithoutCancel(r.Context())`,
 			New: `	return r.Context()`,
+		}},
+	},
+
+	// The independent mistake hunt (issue 17): each a neighbour of a rule's
+	// boundary, table or refusal that the checks above did not reach.
+	{
+		Name: "body-limit-one-byte-short", Lesson: "02", Kills: []string{"HTTP-07", "HTTP-34"},
+		Mistake: "hands MaxBytesReader one byte less than the limit, so a body of exactly -max-body bytes gets 413",
+		Edits: []Edit{{File: httpPost,
+			Old: `http.MaxBytesReader(w, r.Body, h.opts.MaxBodyBytes))`,
+			New: `http.MaxBytesReader(w, r.Body, h.opts.MaxBodyBytes-1)) // the limit itself is already too much`,
+		}},
+	},
+	{
+		Name: "body-limit-one-byte-over", Lesson: "02", Kills: []string{"HTTP-07", "HTTP-34", "HTTP-40"},
+		Mistake: "hands MaxBytesReader one byte more than the limit, so a body one byte over -max-body is served",
+		Edits: []Edit{{File: httpPost,
+			Old: `http.MaxBytesReader(w, r.Body, h.opts.MaxBodyBytes))`,
+			New: `http.MaxBytesReader(w, r.Body, h.opts.MaxBodyBytes+1)) // +1, to tell "at the limit" from "over it"`,
+		}},
+	},
+	{
+		Name: "max-body-flag-ignored", Lesson: "02", Kills: []string{"HTTP-34", "HTTP-40", "HTTP-41"},
+		Mistake: "limits the body with the constant DefaultMaxBodyBytes, so -max-body changes nothing",
+		Edits: []Edit{{File: httpPost,
+			Old: `http.MaxBytesReader(w, r.Body, h.opts.MaxBodyBytes))`,
+			New: `http.MaxBytesReader(w, r.Body, DefaultMaxBodyBytes))`,
+		}},
+	},
+	{
+		Name: "accept-q-zero-compared-as-text", Lesson: "02", Kills: []string{"HTTP-04"},
+		Mistake: "takes a type away only when its q parameter is the text \"0\", so q=0.0 and q=0.000 still accept it",
+		Edits: []Edit{{File: httpHeaders,
+			Old: `			if q, err := strconv.ParseFloat(params["q"], 64); err == nil && q == 0 {`,
+			New: `			if params["q"] == "0" { // "not acceptable"`,
+		}, {File: httpHeaders,
+			Old: "\t\"strconv\"\n",
+			New: "",
+		}},
+	},
+	{
+		Name: "content-type-prefix-match", Lesson: "02", Kills: []string{"HTTP-27"},
+		Mistake: "takes any Content-Type that begins with application/json for JSON, so application/json-seq and application/jsonl are read as JSON",
+		Edits: []Edit{{File: httpHeaders,
+			Old: `	mt, _, err := mime.ParseMediaType(contentType)
+	return err == nil && mt == "application/json"`,
+			New: `	// "application/json", or the same with parameters such as "; charset=utf-8".
+	return strings.HasPrefix(strings.ToLower(contentType), "application/json")`,
+		}},
+	},
+	{
+		Name: "endpoint-at-every-path", Lesson: "02", Kills: []string{"HTTP-35"},
+		Mistake: "mounts the handler at \"/\", so every path of the server is an MCP endpoint",
+		Edits: []Edit{{File: "solutions/02-streamable-http/cmd/server/main.go",
+			Old: `	mux.Handle("/mcp", handler)`,
+			New: `	mux.Handle("/", handler) // the MCP endpoint, whatever path a client uses`,
+		}},
+	},
+	{
+		Name: "version-header-any-known-revision", Lesson: "02", Kills: []string{"HTTP-18"},
+		Mistake: "checks MCP-Protocol-Version against every revision the course knows (mcp.LookupRevision), so 2024-11-05 and 2026-07-28 are accepted",
+		Edits: []Edit{{File: httpHeaders,
+			Old: `	v, ok := mcp.LookupVersion(values[0])`,
+			New: `	v, ok := mcp.LookupRevision(values[0])`,
+		}},
+	},
+	{
+		Name: "empty-version-header-taken-as-absent", Lesson: "02", Kills: []string{"HTTP-18", "HTTP-24"},
+		Mistake: "decides \"no header\" with r.Header.Get(...) == \"\", so an empty MCP-Protocol-Version is served as if it were missing",
+		Edits: []Edit{{File: httpHeaders,
+			Old: `	if len(values) == 0 {`,
+			New: `	if r.Header.Get(ProtocolVersionHeader) == "" { // no header`,
+		}},
+	},
+	{
+		Name: "absent-version-assumes-the-latest", Lesson: "02", Kills: []string{"HTTP-24"},
+		Mistake: "without the header or a session version, assumes the newest version instead of 2025-03-26, so a stateless batch without the header gets 400",
+		Edits: []Edit{{File: httpHeaders,
+			Old: `		v, _ := mcp.LookupVersion(mcp.HTTPFallbackVersion)
+		return v, true
+	}
+	v, ok := mcp.LookupVersion(values[0])`,
+			New: `		return mcp.LatestVersion, true // nothing says otherwise: the newest we speak
+	}
+	v, ok := mcp.LookupVersion(values[0])`,
+		}},
+	},
+	{
+		Name: "version-refusal-still-serves-the-request", Lesson: "02", Kills: []string{"HTTP-18", "HTTP-40"},
+		Mistake: "writes the 400 for a bad MCP-Protocol-Version, then serves the message all the same",
+		Edits: []Edit{{File: httpPost,
+			Old: `	if _, ok := h.ProtocolVersion(w, r, nil); !ok {
+		return
+	}
+	// @was 1`,
+			New: `	h.ProtocolVersion(w, r, nil) // answers 400 itself when the header is bad
+	// @was 1`,
+		}},
+	},
+	{
+		Name: "refused-initialize-still-starts-a-session", Lesson: "02", Kills: []string{"HTTP-17", "HTTP-40"},
+		Mistake: "answers an initialize that carries MCP-Session-Id with 400 but does not return, so it starts a session all the same, which takes a place under the cap",
+		Edits: []Edit{{File: httpPost,
+			Old: `			"initialize starts a new session: send it without the %s header", SessionIDHeader)
+		return
+	}`,
+			New: `			"initialize starts a new session: send it without the %s header", SessionIDHeader)
+	}`,
+		}},
+	},
+	{
+		Name: "expired-session-served-until-the-sweep", Lesson: "02", Kills: []string{"HTTP-36"},
+		Mistake: "leaves expiry to the sweeper: acquire serves a session idle past its timeout until the next sweep, and makes it young again",
+		Edits: []Edit{{File: httpSessions,
+			Old: `	if sess == nil {
+		return nil, nil, false
+	}
+	if sess.active == 0 && time.Since(sess.lastUsed) > s.timeout {
+		s.endLocked(sess)
+		return nil, nil, false
+	}`,
+			New: `	if sess == nil {
+		return nil, nil, false // unknown, or ended (the sweeper ends idle sessions)
+	}`,
+		}},
+	},
+	{
+		Name: "delete-of-an-expired-session-succeeds", Lesson: "02", Kills: []string{"HTTP-36"},
+		Mistake: "answers DELETE of a session that has expired, but has not been swept yet, with 204, as if it had been live",
+		Edits: []Edit{{File: httpSessions,
+			Old: `	expired := sess.active == 0 && time.Since(sess.lastUsed) > s.timeout
+	s.endLocked(sess)
+	return !expired`,
+			New: `	s.endLocked(sess)
+	return true`,
+		}},
+	},
+	{
+		Name: "progress-stream-opened-late", Lesson: "02", Kills: []string{"HTTP-37"},
+		Mistake: "no longer opens the stream of a request with a progress token at once: its first progress does, so the client sees nothing until then, and a request that reports none is answered as JSON",
+		Edits: []Edit{{File: httpPost,
+			Old: `	rp := h.newReply(w, r, sess)
+	if wantsProgress(msg) {`,
+			New: `	rp := h.newReply(w, r, sess) // its first progress notification opens the stream
+	if false && wantsProgress(msg) {`,
+		}},
+	},
+	{
+		Name: "batch-requests-speak-to-no-one", Lesson: "02", Kills: []string{"HTTP-38"},
+		Mistake: "hands stdio.ServeBatch a nil peer, as in step 3, so what a batch's requests send before their responses goes nowhere",
+		Edits: []Edit{{File: httpPost,
+			Old: `	responses, reject := stdio.ServeBatch(ctx, sess.Session, version, body, rp)`,
+			New: `	responses, reject := stdio.ServeBatch(ctx, sess.Session, version, body, nil) // a batch is answered all at once`,
+		}},
+	},
+	{
+		Name: "reply-send-without-its-lock", Lesson: "02", Kills: []string{"HTTP-38"}, Racy: true,
+		Mistake: "sends without rp.mu (\"the stream is safe for concurrent use\"), so the first messages of a batch's requests, sent at once, open two streams on one response",
+		Edits: []Edit{{File: httpReply,
+			Old: `	rp.mu.Lock()
+	defer rp.mu.Unlock()
+	if rp.ended {
+		return errAnswered
+	}`,
+			New: `	// No lock here: the stream is safe for concurrent use.
+	if rp.ended {
+		return errAnswered
+	}`,
+		}},
+	},
+	{
+		Name: "stateless-disconnect-cancels-nothing", Lesson: "02", Kills: []string{"HTTP-39"},
+		Mistake: "detaches every request from its connection, stateless ones too, so nothing can ever stop a stateless request whose client has gone",
+		Edits: []Edit{{File: httpHandler,
+			Old: `	if h.opts.Stateless {
+		return r.Context()
+	}
+	return context.WithoutCancel(r.Context())`,
+			New: `	return context.WithoutCancel(r.Context()) // a disconnection is not a cancellation`,
 		}},
 	},
 }

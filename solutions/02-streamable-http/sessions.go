@@ -122,18 +122,24 @@ func (s *sessionStore) acquire(id string) (sess *Session, release func(), ok boo
 	// @end
 }
 
-// remove ends the session with id, and reports whether there was one.
+// remove ends the session with id, and reports whether there was a live
+// one: a session idle past the timeout has already expired, even if the
+// sweeper has not come by yet.
 func (s *sessionStore) remove(id string) bool {
 	// @step 2: end a session
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	sess := s.byID[id]
-	if sess != nil {
-		s.endLocked(sess)
+	if sess == nil {
+		return false
 	}
-	return sess != nil
+	expired := sess.active == 0 && time.Since(sess.lastUsed) > s.timeout
+	s.endLocked(sess)
+	return !expired
 	// @starter
-	// | // TODO(step 2): under s.mu, end the session (s.endLocked) if it exists.
+	// | // TODO(step 2): under s.mu, end the session (s.endLocked) if it exists,
+	// | // and report whether it was live: one idle past s.timeout, with nothing
+	// | // running, has already expired, as in acquire.
 	// | return false
 	// @end
 }

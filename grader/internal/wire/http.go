@@ -190,6 +190,9 @@ type Req struct {
 	BodyReader io.Reader
 	Within     time.Duration // for the whole exchange, body included; T1 when zero
 	Purpose    string        // what the request is for, in failure reports
+	// Path, when set, is sent to instead of the endpoint's path, on the
+	// same server (such as "/other", or "/mcp?x=1" with a query).
+	Path string
 }
 
 // Response is a complete HTTP response: the grader always reads the body to
@@ -268,7 +271,7 @@ func (h *HTTP) newRequest(ctx context.Context, req Req) *http.Request {
 	if req.BodyReader != nil {
 		body = req.BodyReader
 	}
-	hr, err := http.NewRequestWithContext(ctx, req.Method, h.URL, body)
+	hr, err := http.NewRequestWithContext(ctx, req.Method, h.urlOf(req), body)
 	if err != nil {
 		h.t.Failf("building the request: %v", err)
 	}
@@ -281,6 +284,18 @@ func (h *HTTP) newRequest(ctx context.Context, req Req) *http.Request {
 		hr.Body = http.NoBody
 	}
 	return hr
+}
+
+// urlOf is the URL req goes to: the endpoint, or req.Path on its server.
+func (h *HTTP) urlOf(req Req) string {
+	if req.Path == "" {
+		return h.URL
+	}
+	u, err := url.Parse(h.URL)
+	if err != nil {
+		return h.URL
+	}
+	return u.Scheme + "://" + u.Host + req.Path
 }
 
 // noteStatus suspects an unwritten handler behind a 501 Not Implemented.
@@ -498,6 +513,9 @@ func (h *HTTP) record(req Req) int {
 		}
 	}
 	line := req.Method + " /mcp"
+	if req.Path != "" {
+		line = req.Method + " " + req.Path
+	}
 	if len(hdrs) > 0 {
 		line += " (" + strings.Join(hdrs, "; ") + ")"
 	}
@@ -510,7 +528,14 @@ func (h *HTTP) record(req Req) int {
 			cmd = append(cmd, fmt.Sprintf("--data-binary @big.json   # a %d-byte body", len(req.Body)))
 		}
 	}
-	cmd = append(cmd, h.reproURL())
+	switch {
+	case req.Path != "" && h.Proc == nil:
+		cmd = append(cmd, h.urlOf(req))
+	case req.Path != "":
+		cmd = append(cmd, "http://"+h.reproAddr()+req.Path)
+	default:
+		cmd = append(cmd, h.reproURL())
+	}
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	h.requests = append(h.requests, curl{cmd: strings.Join(cmd, " ")})
