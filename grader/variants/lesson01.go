@@ -496,6 +496,32 @@ var lesson01 = []*Variant{
 			New: `		return jsonrpc.NewErrorResponse(id, jsonrpc.NewError(-32800, "request cancelled"))`,
 		}},
 	},
+
+	// Validation that refuses too much or too little (the mistake hunt).
+	{
+		Name: "null-params-refused", Lesson: "01", Kills: []string{"STDIO-27"},
+		Mistake: `treats "params": null as params that are not an object, so a ping with it gets -32600 and a notification with it an answer`,
+		Edits: []Edit{{File: stdioDecode,
+			Old: `		if raw.Params != nil && !isNull(raw.Params) {`,
+			New: `		if raw.Params != nil {`,
+		}},
+	},
+	{
+		Name: "response-with-result-and-error-accepted", Lesson: "01", Kills: []string{"STDIO-13"},
+		Mistake: "checks only that a response has a result or an error, not exactly one, so a message with both is taken as a response and never answered",
+		Edits: []Edit{{File: stdioDecode,
+			Old: `	if (raw.Result == nil) == (raw.Error == nil) {`,
+			New: `	if raw.Result == nil && raw.Error == nil {`,
+		}},
+	},
+	{
+		Name: "error-response-without-id-answered", Lesson: "01", Kills: []string{"STDIO-07"},
+		Mistake: "demands an id in every response, so the client's error response without one (its answer to a line it could not read) is answered with -32600",
+		Edits: []Edit{{File: stdioDecode,
+			Old: `	if raw.ID == nil && raw.Error == nil {`,
+			New: `	if raw.ID == nil {`,
+		}},
+	},
 }
 
 // Edits that make the same mistake in more than one lesson, where each fails
