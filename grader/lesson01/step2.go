@@ -242,6 +242,7 @@ var stdio27 = &check.Check{
 		// only now must it start with { or [
 	}`,
 	},
+	Early:      1,
 	Robustness: &spec.ClientInput,
 	Claims: []check.Claim{
 		{Claim: "params null counts as absent", Where: "step 2", How: "a ping with \"params\": null is answered {}, a notification with it gets nothing"},

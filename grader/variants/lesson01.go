@@ -327,10 +327,13 @@ var lesson01 = []*Variant{
 		},
 	},
 	{
-		Name: "drops-last-line-without-newline", Lesson: "01", Kills: []string{"STDIO-25"},
+		Name: "drops-last-line-without-newline", Lesson: "01", Kills: []string{"STDIO-25", "STDIO-28"},
 		Mistake: "treats io.EOF as the end before serving the data read with it, so a last line without a newline is lost",
 		Edits: []Edit{{File: stdioServe,
 			Old: `		case err == io.EOF && (len(l.data) > 0 || l.tooLong):
+			if len(l.data) > MaxMessageBytes { // a last line has no newline to allow for
+				l = line{tooLong: true}
+			}
 			return l, nil
 `,
 			New: ``,
@@ -494,6 +497,38 @@ var lesson01 = []*Variant{
 		Edits: []Edit{{File: mcpServer,
 			Old: `		return nil // cancelled by the client, or the transport is gone`,
 			New: `		return jsonrpc.NewErrorResponse(id, jsonrpc.NewError(-32800, "request cancelled"))`,
+		}},
+	},
+
+	// Long lines (the mistake hunt).
+	{
+		Name: "cap-counts-the-newline", Lesson: "01", Kills: []string{"STDIO-28"},
+		Mistake: "forgets the newline when it measures a line against MaxMessageBytes, so a line of exactly MaxMessageBytes bytes is refused",
+		Edits: []Edit{{File: stdioServe,
+			Old: `			if len(l.data)+len(chunk) > MaxMessageBytes+1 { // +1 for the newline`,
+			New: `			if len(l.data)+len(chunk) > MaxMessageBytes {`,
+		}},
+	},
+	{
+		Name: "too-long-line-tail-read-as-lines", Lesson: "01", Kills: []string{"STDIO-28"},
+		Mistake: "gives up on a too-long line as soon as it passes the cap, so the rest of that line is read as further lines, and a message in its tail is served",
+		Edits: []Edit{{File: stdioServe,
+			Old: `		case err == bufio.ErrBufferFull:
+			continue // the line goes on past the buffer`,
+			New: `		case err == bufio.ErrBufferFull && l.tooLong:
+			return l, nil // past the cap: answer at once
+		case err == bufio.ErrBufferFull:
+			continue // the line goes on past the buffer`,
+		}},
+	},
+	{
+		Name: "too-long-line-head-served", Lesson: "01", Kills: []string{"STDIO-28"},
+		Mistake: "stops adding to a line at the cap but forgets to mark it too long, so the first MaxMessageBytes bytes of a longer line are served as a message",
+		Edits: []Edit{{File: stdioServe,
+			Old: `			if len(l.data)+len(chunk) > MaxMessageBytes+1 { // +1 for the newline
+				l = line{tooLong: true}`,
+			New: `			if len(l.data)+len(chunk) > MaxMessageBytes+1 { // +1 for the newline
+				// no room left: keep what fits`,
 		}},
 	},
 

@@ -415,6 +415,9 @@ func readLine(r *bufio.Reader) (line, error) {
 		case err == bufio.ErrBufferFull:
 			continue // the line goes on past the buffer
 		case err == io.EOF && (len(l.data) > 0 || l.tooLong):
+			if len(l.data) > MaxMessageBytes { // a last line has no newline to allow for
+				l = line{tooLong: true}
+			}
 			return l, nil
 		case err != nil:
 			return line{}, err
