@@ -500,6 +500,53 @@ var lesson01 = []*Variant{
 		}},
 	},
 
+	// A full house (the mistake hunt).
+	{
+		Name: "full-house-blocks-the-reader", Lesson: "01", Kills: []string{"STDIO-29"},
+		Mistake: "waits for a free place instead of answering busy, so with MaxInFlight requests running the reading loop stops, and a cancellation waits with it",
+		Edits: []Edit{{File: stdioServe,
+			Old: `	select {
+	case c.slots <- struct{}{}:
+		c.inflight.Add(1)
+		return true
+	default:
+		c.out.send(jsonrpc.NewErrorResponse(id, jsonrpc.NewError(codeBusy,
+			"server busy: %d requests are already running; try again when one has finished", MaxInFlight)))
+		return false
+	}`,
+			New: `	c.slots <- struct{}{} // wait for a place: no request is ever refused
+	c.inflight.Add(1)
+	return true`,
+		}},
+	},
+	{
+		Name: "busy-refusal-still-runs-the-request", Lesson: "01", Kills: []string{"STDIO-29"},
+		Mistake: "ignores what admit returns, so a request refused as busy runs anyway and gets a second response",
+		Edits: []Edit{{File: stdioServe,
+			Old: `		if !c.admit(*msg.ID) {
+			return
+		}`,
+			New: `		c.admit(*msg.ID) // reserve a place, or tell the client we are busy`,
+		}},
+	},
+	{
+		Name: "busy-refusal-not-sent", Lesson: "01", Kills: []string{"STDIO-29"},
+		Mistake: "drops a request beyond MaxInFlight without a word, so the client waits for an answer that never comes",
+		Edits: []Edit{{File: stdioServe,
+			Old: `		c.out.send(jsonrpc.NewErrorResponse(id, jsonrpc.NewError(codeBusy,
+			"server busy: %d requests are already running; try again when one has finished", MaxInFlight)))`,
+			New: `		// full: drop it`,
+		}},
+	},
+	{
+		Name: "cap-one-short", Lesson: "01", Kills: []string{"STDIO-29"},
+		Mistake: "sizes its places one short of MaxInFlight, so the MaxInFlight-th request is refused",
+		Edits: []Edit{{File: stdioServe,
+			Old: `slots: make(chan struct{}, MaxInFlight),`,
+			New: `slots: make(chan struct{}, MaxInFlight-1),`,
+		}},
+	},
+
 	// Long lines (the mistake hunt).
 	{
 		Name: "cap-counts-the-newline", Lesson: "01", Kills: []string{"STDIO-28"},
