@@ -403,7 +403,7 @@ func checkFullHouse(t *check.T) {
 	// The first countdown is cancelled now: with the house full, the
 	// cancellation must still be read at once and stop it.
 	s.Send(wire.Notification("notifications/cancelled", map[string]any{"requestId": "c0", "reason": "the grader changed its mind"}))
-	s.Pause(300 * time.Millisecond) // a notification already on its way is fine
+	s.Pause(300 * time.Millisecond)                                      // a notification already on its way is fine
 	s.Within(50*time.Millisecond, func(*wire.Msg) bool { return false }) // take what came meanwhile
 	judgeFullHouse(t, s, house, probes)
 	cancelled := func(m *wire.Msg) bool {
