@@ -21,7 +21,7 @@ var step5 = check.Step{
 }
 
 var stdio20 = &check.Check{
-	ID: "STDIO-20", Step: 5, Severity: check.Must, Budget: 5 * time.Second,
+	ID: "STDIO-20", Step: 5, Severity: check.Must, Budget: 8 * time.Second,
 	Title: "at 2025-03-26, a batch gets one array of responses; only notifications, nothing at all",
 	Spec: check.Spec{Rev: "2025-03-26", Section: "basic/index › Batching; JSON-RPC 2.0 §6",
 		Quote: "MCP implementations MAY support sending JSON-RPC batches, but MUST support receiving JSON-RPC batches"},
@@ -52,10 +52,12 @@ Serve writes the responses as one json.Marshal'ed array on one line, or nothing 
 		{Claim: "invalid elements of a batch get their errors inside the array", Where: "step 5"},
 		{Claim: "initialize inside a batch is refused", Where: "step 5", How: "observed only as an error in the array: the given session also refuses a second initialize, so a server that forgot the rule cannot be told apart from outside"},
 		{Claim: "[] gets one -32600; an array that is not JSON gets one -32700", Where: "step 5"},
+		{Claim: "a notification inside a batch is handled like one sent alone", Where: "step 5", How: "a notifications/cancelled in a batch stops a running countdown"},
 	},
 	Checklist: []string{"A6", "A8", "B6"},
-	Split:     &check.Split{Rule: "batches at 2025-03-26", Parts: "a batch unanswered, an answer to notifications only, [] or a bad array not answered alone break the spec; each invalid element's error in the array, and initialize refused in a batch, are the course's"},
-	Run:       checkBatchAt20250326,
+	Split: &check.Split{Rule: "batches at 2025-03-26", Parts: "a batch unanswered, an answer to notifications only, [] or a bad array not answered alone break the spec; each invalid element's error in the array, initialize refused in a batch, " +
+		"batches kept after a refused second initialize, and a cancellation in a batch obeyed, are the course's"},
+	Run: checkBatchAt20250326,
 }
 
 func checkBatchAt20250326(t *check.T) {
@@ -112,6 +114,35 @@ func checkBatchAt20250326(t *check.T) {
 			t.Fail(check.Failure{What: "an initialize inside a batch was not refused: at 2025-03-26 the initialize request MUST NOT be part of a JSON-RPC batch",
 				Got: check.Quote(l.Text), Want: `an error response with "id":"init" in the array`})
 		}
+	})
+
+	t.Case("a second initialize changes nothing", func() {
+		// The version is the one negotiated: a refused second initialize
+		// that asks for 2025-11-25 does not take batches away.
+		s.Send(wire.Request(`"again"`, "initialize", wire.InitializeParams(spec.Rev)))
+		s.AwaitResponse(wire.T1, `"again"`, "a second initialize, asking for "+spec.Rev)
+		s.Send("[" + wire.Request(`"b3"`, "ping", nil) + "]")
+		l := s.AwaitLine(wire.T1, "answer to a batch after a second initialize", isBatchAnswer)
+		if got := batchResponses(t, l, "a batch of one ping, after a refused second initialize that asked for "+spec.Rev,
+			`[{"jsonrpc":"2.0","id":"b3","result":{}}]`); len(got) != 1 || got[`"b3"`] == nil {
+			t.Fail(check.Failure{What: "after a second initialize (asking for " + spec.Rev + ") was refused, a batch was no longer served: batches follow the negotiated version, 2025-03-26",
+				Got: check.Quote(l.Text), Want: `[{"jsonrpc":"2.0","id":"b3","result":{}}]`})
+		}
+	})
+
+	t.Case("a cancellation inside a batch", func() {
+		// A notification in a batch is handled like one sent alone: a
+		// cancellation stops its request.
+		// The countdown takes 1 s; cancelled at its first step, it never
+		// answers. Left running, it answers after 1 s.
+		s.Send(wire.Request(`"long"`, "tools/call", wire.ToolCall("countdown", map[string]any{"from": 10, "interval_ms": 100}, "batch-c")))
+		s.Within(500*time.Millisecond, func(m *wire.Msg) bool { return m.MethodName() == "notifications/progress" })
+		s.Send("[" + wire.Notification("notifications/cancelled", map[string]any{"requestId": "long"}) + "]")
+		if m := s.Within(1600*time.Millisecond, func(m *wire.Msg) bool { return m.IsResponseTo(`"long"`) }); m != nil {
+			t.Fail(check.Failure{What: "a countdown cancelled by a notifications/cancelled inside a batch ran to its end and was answered: the batch's notification was not handled",
+				Got: check.Quote(string(m.Raw)), Want: "no response for the cancelled countdown"})
+		}
+		s.Pending() // its progress, up to the cancellation
 	})
 
 	t.Case("notifications only", func() {
@@ -187,6 +218,8 @@ Serve writes that reject as one error object, not an array, and goes on reading.
 	Early: 2,
 	Claims: []check.Claim{
 		{Claim: "without batches (2025-06-18, 2025-11-25, before initialize) an array gets one -32600 object, and the server keeps serving", Where: "step 5"},
+		{Claim: "a line that starts with [ but is not JSON gets -32700 at every version, before the version is asked", Where: "step 5", How: "at 2025-11-25 and before initialize"},
+		{Claim: "batches follow the negotiated version, not what a later initialize asks for", Where: "step 5", How: "a refused second initialize asking for 2025-03-26 at 2025-11-25, then a batch (and at 2025-03-26, one asking for 2025-11-25: STDIO-20)", Also: []string{"STDIO-20"}},
 	},
 	Checklist: []string{"A8", "B6"},
 	Run:       checkBatchAt20251125,
@@ -205,14 +238,33 @@ func checkBatchAt20251125(t *check.T) {
 		}
 		probe.ExpectError(t, l.Msg, -32600, "a batch "+when)
 	}
+	// notJSON: an array that is not JSON is a parse error first, whatever
+	// the version: -32700, never the refusal of a batch.
+	notJSON := func(s *wire.Stdio, when string) {
+		for _, line := range []string{`[{"jsonrpc":"2.0","id":4,"method":"ping"}`, `[1,2`} {
+			s.Send(line)
+			resp := awaitVerdict(s, ``, "answer to "+line+", a batch that is not JSON, "+when)
+			probe.ExpectError(t, resp, -32700, "a line that starts with [ but is not JSON, "+when)
+		}
+	}
 	t.Parallel(func() {
 		s := wire.StartStdio(t)
 		s.Initialize(spec.Rev)
 		refused(s, "at 2025-11-25")
+		notJSON(s, "at 2025-11-25")
+		// The version is the one negotiated, not what a later initialize
+		// asks for: a second initialize is refused, and changes nothing.
+		s.Send(wire.Request(`"again"`, "initialize", wire.InitializeParams("2025-03-26")))
+		if resp := s.AwaitResponse(wire.T1, `"again"`, "a second initialize, asking for 2025-03-26"); resp.Error == nil {
+			t.Fail(check.Failure{What: "a second initialize, asking for 2025-03-26 on a session initialized at 2025-11-25, got a result",
+				Got: check.Quote(string(resp.Raw)), Want: "an error: the session is initialized already"})
+		}
+		refused(s, "at 2025-11-25, after a second initialize that asked for 2025-03-26 was refused")
 		stillServing(t, s, `3`)
 	}, func() {
 		s := wire.StartStdio(t)
 		refused(s, "before initialize, when no version has been agreed")
+		notJSON(s, "before initialize")
 		s.Initialize("2025-06-18")
 		refused(s, "at 2025-06-18")
 		stillServing(t, s, `3`)

@@ -500,6 +500,71 @@ var lesson01 = []*Variant{
 		}},
 	},
 
+	// Batches and the version (the mistake hunt).
+	{
+		Name: "batch-version-before-parse", Lesson: "01", Kills: []string{"STDIO-21"},
+		Mistake: "asks the protocol version before it parses the array, so a line starting with [ that is not JSON gets -32600 (no batches) instead of -32700",
+		Edits: []Edit{
+			{File: stdioBatch,
+				Old: `	// @step 5: decode the elements, and serve them at once
+	var elems []json.RawMessage`,
+				New: `	// @step 5: decode the elements, and serve them at once
+	if !version.Batches {
+		return nil, invalid(jsonrpc.ID{}, noBatches(version))
+	}
+	var elems []json.RawMessage`},
+			{File: stdioBatch,
+				Old: `	if !version.Batches {
+		return nil, invalid(jsonrpc.ID{}, noBatches(version))
+	}
+	if len(elems) == 0 {`,
+				New: `	if len(elems) == 0 {`},
+		},
+	},
+	{
+		Name: "batch-version-from-initialize-request", Lesson: "01", Kills: []string{"STDIO-20", "STDIO-21"},
+		Mistake: "takes the protocol version from the client's initialize request instead of asking the session, so a second, refused initialize switches batches on or off",
+		Edits: []Edit{
+			{File: stdioServe,
+				Old: `type conn struct {
+	session *mcp.Session`,
+				New: `type conn struct {
+	session *mcp.Session
+	version mcp.ProtocolVersion // the version the client's initialize asked for`},
+			{File: stdioServe,
+				Old: `		c.run(func() {
+			defer c.release()
+			version, _ := c.session.Version()`,
+				New: `		version := c.version
+		c.run(func() {
+			defer c.release()`},
+			{File: stdioServe,
+				Old: `		// every message after it sees the protocol version it agreed.
+		if resp := c.session.Handle(ctx, msg, c); resp != nil {`,
+				New: `		// every message after it sees the protocol version it agreed.
+		var p struct {
+			ProtocolVersion string ` + "`json:\"protocolVersion\"`" + `
+		}
+		json.Unmarshal(msg.Params, &p)
+		c.version, _ = mcp.LookupVersion(p.ProtocolVersion)
+		if resp := c.session.Handle(ctx, msg, c); resp != nil {`},
+			{File: stdioServe,
+				Old: `	"context"
+	"errors"`,
+				New: `	"context"
+	"encoding/json"
+	"errors"`},
+		},
+	},
+	{
+		Name: "batch-notifications-ignored", Lesson: "01", Kills: []string{"STDIO-20"},
+		Mistake: "skips the notifications of a batch instead of handling them, so a cancellation sent in a batch stops nothing",
+		Edits: []Edit{{File: stdioBatch,
+			Old: `			session.Handle(ctx, msg, peer) // notifications and responses: never answered`,
+			New: `			// notifications and responses: never answered, so nothing to do`,
+		}},
+	},
+
 	// A full house (the mistake hunt).
 	{
 		Name: "full-house-blocks-the-reader", Lesson: "01", Kills: []string{"STDIO-29"},
