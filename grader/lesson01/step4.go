@@ -313,15 +313,16 @@ var stdio29 = &check.Check{
 // at, and must allow.
 const maxInFlight = 256
 
-// fillHouse starts maxInFlight countdowns of 3 s (ids "c0" … "c255", "c0"
-// with the progress token "pc0"), as one write, and returns their ids.
-func fillHouse(s *wire.Stdio) map[string]bool {
+// fillHouse starts maxInFlight countdowns of 3 s (ids "c0" … "c255"), as
+// one write, and returns their ids. The first one reports its progress
+// with token0, unless that is "".
+func fillHouse(s *wire.Stdio, token0 string) map[string]bool {
 	ids := map[string]bool{}
 	var b strings.Builder
 	for i := 0; i < maxInFlight; i++ {
 		id, token := fmt.Sprintf(`"c%d"`, i), any(nil)
-		if i == 0 {
-			token = "pc0"
+		if i == 0 && token0 != "" {
+			token = token0
 		}
 		ids[id] = true
 		b.WriteString(wire.Request(id, "tools/call", wire.ToolCall("countdown", map[string]any{"from": 30, "interval_ms": 100}, token)) + "\n")
@@ -359,11 +360,11 @@ func busyOrServed(t *check.T, s *wire.Stdio, d time.Duration, ids []string, what
 	}
 }
 
-// judgeFullHouse fails the check if a line taken so far refuses one of the
-// first maxInFlight requests (a cap must allow MaxInFlight), or answers a
-// probe a second time.
-func judgeFullHouse(t *check.T, s *wire.Stdio, house map[string]bool, probes []string) {
-	for _, l := range s.Pending() {
+// judgeFullHouse fails the check if one of lines refuses one of the first
+// maxInFlight requests (a cap must allow MaxInFlight), or answers a probe
+// (already answered) a second time.
+func judgeFullHouse(t *check.T, lines []wire.Line, house map[string]bool, probes []string) {
+	for _, l := range lines {
 		if l.Msg == nil {
 			continue
 		}
@@ -389,7 +390,7 @@ func isResponseToOne(m *wire.Msg, ids []string) bool {
 func checkFullHouse(t *check.T) {
 	s := wire.StartStdio(t)
 	s.Initialize(spec.Rev)
-	house := fillHouse(s)
+	house := fillHouse(s, "pc0")
 	probes := []string{`"p1"`, `"x1"`, `"x2"`, `"x3"`}
 	var b strings.Builder
 	b.WriteString(wire.Request(probes[0], "ping", nil) + "\n")
@@ -405,7 +406,7 @@ func checkFullHouse(t *check.T) {
 	s.Send(wire.Notification("notifications/cancelled", map[string]any{"requestId": "c0", "reason": "the grader changed its mind"}))
 	s.Pause(300 * time.Millisecond)                                      // a notification already on its way is fine
 	s.Within(50*time.Millisecond, func(*wire.Msg) bool { return false }) // take what came meanwhile
-	judgeFullHouse(t, s, house, probes)
+	judgeFullHouse(t, s.Pending(), house, probes)
 	cancelled := func(m *wire.Msg) bool {
 		token, _, ok := probe.ProgressOf(m)
 		return m.IsResponseTo(`"c0"`) || (ok && token == `"pc0"`)
@@ -416,9 +417,9 @@ func checkFullHouse(t *check.T) {
 	}
 	// A refusal is the request's one answer: nothing more may come for the
 	// probes, however the countdowns end.
-	judgeFullHouse(t, s, house, probes)
+	judgeFullHouse(t, s.Pending(), house, probes)
 	if m := s.Within(wire.Q, func(m *wire.Msg) bool { return isResponseToOne(m, probes) }); m != nil {
 		t.Fail(check.Failure{What: fmt.Sprintf("request %s got a second response", m.ID), Got: check.Quote(string(m.Raw)), Want: "one response per request"})
 	}
-	judgeFullHouse(t, s, house, probes)
+	judgeFullHouse(t, s.Pending(), house, probes)
 }

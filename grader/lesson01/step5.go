@@ -14,7 +14,7 @@ import (
 
 // step5 holds the checks of step 5: batches, by protocol version.
 var step5 = check.Step{
-	Checks: []*check.Check{stdio20, stdio21, stdio26},
+	Checks: []*check.Check{stdio20, stdio21, stdio26, stdio31},
 	Unchecked: []check.Claim{
 		{Claim: "requests inside a batch run concurrently", Where: "step 5", How: "not observable in a way that would fail a correct server under load without a timing margin worth its cost; the spec does not ask for it"},
 	},
@@ -320,4 +320,79 @@ func checkBatchRightAfterInitialize(t *check.T) {
 				Got: check.Quote(l.Text), Want: fmt.Sprintf(`[{"jsonrpc":"2.0","id":%s,"result":{}}]`, id)})
 		}
 	}
+}
+
+var stdio31 = &check.Check{
+	ID: "STDIO-31", Step: 5, Severity: check.Must, Budget: 10 * time.Second,
+	Title: "with MaxInFlight requests running, a batch is answered at once, exactly once, like a request",
+	Spec: check.Spec{Rev: "2025-03-26", Section: "basic/index › Batching; JSON-RPC 2.0 §6",
+		Quote: "MCP implementations MAY support sending JSON-RPC batches, but MUST support receiving JSON-RPC batches"},
+	Course: "A batch runs like a request, and counts as one against a cap (MaxInFlight). The course requires a batch beyond the cap to be served, " +
+		"or refused at once with one -32000 error (one error object, without an id: the batch has none), never both, like the requests beyond it.",
+	Hint: check.Hint{
+		Report: "Reserve a place for a batch as for a request, without waiting; when none is free, answer the batch with one -32000 error and do not serve it. " +
+			"A refused batch must not also get its array of responses.",
+		Question: "When MaxInFlight requests are running and a batch arrives, what does your loop do: wait, refuse it, serve it, or refuse it and serve it anyway?",
+		Pointer:  "JSON-RPC 2.0 §6: a batch gets one answer, an array, or a single error when the batch as a whole cannot be served. Lesson 01, step 5: a batch on a goroutine of its own, like a request.",
+		Near: `	if IsBatch(data) {
+		if !c.admit(jsonrpc.ID{}) {
+			return // refused as a whole: -32000, and nothing runs
+		}
+		c.run(func() {
+			defer c.release()
+			// …
+		})
+		return
+	}`,
+	},
+	Claims: []check.Claim{
+		{Claim: "a batch beyond MaxInFlight is served, or refused at once with one -32000 error, never both, like a request beyond it", Where: "step 5",
+			How: "256 three-second countdowns at 2025-03-26, then a batch of two pings and a ping"},
+	},
+	Checklist: []string{"A8", "A9"},
+	Run:       checkFullHouseBatch,
+}
+
+func checkFullHouseBatch(t *check.T) {
+	s := wire.StartStdio(t)
+	s.Initialize("2025-03-26")
+	house := fillHouse(s, "")
+	s.SendRaw("[" + wire.Request(`"q1"`, "ping", nil) + "," + wire.Request(`"q2"`, "ping", nil) + "]\n" + wire.Request(`"q3"`, "ping", nil) + "\n")
+	isAnswer := func(l wire.Line) bool {
+		return strings.HasPrefix(strings.TrimSpace(l.Text), "[") || (l.Msg != nil && l.Msg.Error != nil && l.Msg.HasNoID())
+	}
+	deadline := time.Now().Add(time.Second)
+	l := s.AwaitLine(time.Until(deadline), fmt.Sprintf("answer to a batch of two pings, sent while %d countdowns run", maxInFlight), isAnswer)
+	batchRefused := l.Msg != nil
+	if batchRefused {
+		if code, _ := l.Msg.ErrorCode(); code != -32000 {
+			t.Fail(check.Failure{What: fmt.Sprintf("a batch sent while %d requests run got an error other than the busy refusal", maxInFlight),
+				Got: check.Quote(l.Text), Want: `its array of responses, or one -32000 error`})
+		}
+	} else if got := batchResponses(t, l, "a batch of two pings", `[{"jsonrpc":"2.0","id":"q1","result":{}},{"jsonrpc":"2.0","id":"q2","result":{}}]`); len(got) != 2 || got[`"q1"`] == nil || got[`"q2"`] == nil {
+		t.Fail(check.Failure{What: "a batch of two pings, sent while MaxInFlight requests run, was not answered with both results", Got: check.Quote(l.Text)})
+	}
+	resp := s.Await(time.Until(deadline), fmt.Sprintf("answer to ping (id \"q3\"), sent while %d countdowns run", maxInFlight), func(m *wire.Msg) bool { return m.IsResponseTo(`"q3"`) })
+	if pingRefused := resp.Error != nil; pingRefused != batchRefused {
+		t.Fail(check.Failure{What: fmt.Sprintf("a batch and a ping, both beyond MaxInFlight (%d), were not treated alike: the batch %s, the ping %s", maxInFlight, refusedOr(batchRefused), refusedOr(pingRefused)),
+			Want: "both served (no cap), or both refused with -32000 (a cap at MaxInFlight, a batch counting as one request)"})
+	}
+	// One answer per batch, and per request: no array may follow a
+	// refusal, nor a second refusal. The countdowns send nothing for 3 s,
+	// so any line now is one too many.
+	pending := s.Pending()
+	for _, l := range pending {
+		if isAnswer(l) || (l.Msg != nil && l.Msg.IsResponseTo(`"q3"`)) {
+			t.Fail(check.Failure{What: "a second answer to the batch or the ping sent beyond MaxInFlight arrived", Got: check.Quote(l.Text), Want: "one answer each"})
+		}
+	}
+	judgeFullHouse(t, pending, house, []string{`"q1"`, `"q2"`, `"q3"`})
+	s.QuietAll(wire.Q, "a second answer to the batch or the ping sent beyond MaxInFlight (the countdowns are silent)")
+}
+
+func refusedOr(refused bool) string {
+	if refused {
+		return "refused"
+	}
+	return "served"
 }

@@ -604,7 +604,17 @@ var lesson01 = []*Variant{
 		}},
 	},
 	{
-		Name: "cap-one-short", Lesson: "01", Kills: []string{"STDIO-29"},
+		Name: "busy-batch-still-served", Lesson: "01", Kills: []string{"STDIO-31"},
+		Mistake: "ignores what admit returns for a batch, so a batch refused as busy is served anyway and gets a second answer",
+		Edits: []Edit{{File: stdioServe,
+			Old: `		if !c.admit(jsonrpc.ID{}) {
+			return
+		}`,
+			New: `		c.admit(jsonrpc.ID{}) // a place, or a busy answer`,
+		}},
+	},
+	{
+		Name: "cap-one-short", Lesson: "01", Kills: []string{"STDIO-29", "STDIO-31"},
 		Mistake: "sizes its places one short of MaxInFlight, so the MaxInFlight-th request is refused",
 		Edits: []Edit{{File: stdioServe,
 			Old: `slots: make(chan struct{}, MaxInFlight),`,
