@@ -565,6 +565,78 @@ var lesson01 = []*Variant{
 		}},
 	},
 
+	// Shutting down (the mistake hunt).
+	{
+		Name: "progress-write-errors-unnoticed", Lesson: "01", Kills: []string{"STDIO-23"},
+		Mistake: "writes notifications straight to stdout, past the writer that remembers a failed write, so a client that closed stdout is noticed only at the next response",
+		Edits: []Edit{
+			{File: stdioServe,
+				Old: `func (c *conn) Send(_ context.Context, msg *jsonrpc.Message) error { return c.out.send(msg) }`,
+				New: `func (c *conn) Send(_ context.Context, msg *jsonrpc.Message) error {
+	b, err := json.Marshal(msg) // a notification is small: one Write of its own will do
+	if err != nil {
+		return err
+	}
+	c.out.mu.Lock()
+	defer c.out.mu.Unlock()
+	_, err = c.out.w.Write(append(b, '\n'))
+	return err
+}`},
+			{File: stdioServe,
+				Old: `	"context"
+	"errors"`,
+				New: `	"context"
+	"encoding/json"
+	"errors"`},
+		},
+	},
+	{
+		Name: "end-of-input-wait-ignores-a-broken-stdout", Lesson: "01", Kills: []string{"STDIO-23"},
+		Mistake: "once stdin has ended, waits for the running requests watching only ctx, so a client that closed both pipes is noticed only when the last request ends",
+		Edits: []Edit{{File: stdioServe,
+			Old: `			case <-ctx.Done():
+				return ctx.Err()
+			case <-c.out.failed:
+				return c.shutdown(cancel)
+			}`,
+			New: `			case <-ctx.Done():
+				return ctx.Err()
+			}`,
+		}},
+	},
+	{
+		Name: "batch-outside-the-waitgroup", Lesson: "01", Kills: []string{"STDIO-30", "STDIO-31"},
+		Mistake: "starts a batch with a bare go statement, outside the WaitGroup, so at end of stdin Serve returns while the batch runs, and its answer is lost",
+		Edits: []Edit{{File: stdioServe,
+			Old: `		if !c.admit(jsonrpc.ID{}) {
+			return
+		}
+		c.run(func() {
+			defer c.release()
+			version, _ := c.session.Version()`,
+			New: `		go func() {
+			version, _ := c.session.Version()`,
+		}, {File: stdioServe,
+			Old: `				c.out.send(responses)
+			}
+		})`,
+			New: `				c.out.send(responses)
+			}
+		}()`,
+		}},
+	},
+	{
+		Name: "batch-never-releases-its-place", Lesson: "01", Kills: []string{"STDIO-30"},
+		Mistake: "never gives a batch's place back, so after one batch end of stdin never ends the server",
+		Edits: []Edit{{File: stdioServe,
+			Old: `		c.run(func() {
+			defer c.release()
+			version, _ := c.session.Version()`,
+			New: `		c.run(func() {
+			version, _ := c.session.Version()`,
+		}},
+	},
+
 	// A full house (the mistake hunt).
 	{
 		Name: "full-house-blocks-the-reader", Lesson: "01", Kills: []string{"STDIO-29"},
