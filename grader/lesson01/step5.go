@@ -3,6 +3,7 @@ package lesson01
 import (
 	"encoding/json"
 	"fmt"
+	"sort"
 	"strings"
 	"time"
 
@@ -14,7 +15,7 @@ import (
 
 // step5 holds the checks of step 5: batches, by protocol version.
 var step5 = check.Step{
-	Checks: []*check.Check{stdio20, stdio21, stdio26, stdio31},
+	Checks: []*check.Check{stdio20, stdio21, stdio26, stdio31, stdio32},
 	Unchecked: []check.Claim{
 		{Claim: "requests inside a batch run concurrently", Where: "step 5", How: "not observable in a way that would fail a correct server under load without a timing margin worth its cost; the spec does not ask for it"},
 	},
@@ -395,4 +396,88 @@ func refusedOr(refused bool) string {
 		return "refused"
 	}
 	return "served"
+}
+
+var stdio32 = &check.Check{
+	ID: "STDIO-32", Step: 5, Severity: check.Must, Budget: 30 * time.Second,
+	Title: "every request of a batch gets its response, even when a thousand finish at the same moment",
+	Spec: check.Spec{Rev: "2025-03-26", Section: "basic/index › Batching; JSON-RPC 2.0 §6",
+		Quote: "The Server should respond with an Array containing the corresponding Response objects"},
+	Course: "JSON-RPC 2.0 §6 says the array SHOULD hold a response for each request; the course requires every one of them, " +
+		"which a batch whose requests run concurrently keeps only if it collects their responses under a lock.",
+	Hint: check.Hint{
+		Report: "The requests of a batch run on goroutines of their own, and each one adds its response to the batch's slice: guard that append with a mutex " +
+			"(or send the responses on a channel), or two goroutines that finish together lose one of them.",
+		Question: "Many requests of one batch finish at the same instant: can two of them append to the responses slice at once?",
+		Pointer:  "A slice is not safe for concurrent appends: two goroutines that append at once can both write the same slot. sync.Mutex around the append, or a channel read by one goroutine. go test -race shows the race in a test that serves a batch. JSON-RPC 2.0 §6.",
+		Near: `	var mu sync.Mutex
+	reply := func(resp *jsonrpc.Message) {
+		mu.Lock()
+		responses = append(responses, resp)
+		mu.Unlock()
+	}`,
+	},
+	Claims: []check.Claim{
+		{Claim: "every request of a batch gets its response in the array, none lost, none twice", Where: "step 5",
+			How: "at 2025-03-26, three rounds of five batches at once, each of a thousand countdowns of one 200 ms step, which end within moments of each other"},
+	},
+	Checklist: []string{"A8", "A9"},
+	Run:       checkBatchCollectsEveryResponse,
+}
+
+// checkBatchCollectsEveryResponse sends batches whose requests all finish
+// at the same instant (countdowns of one step, timed alike), so that their
+// goroutines append their responses at once: a batch that collects them
+// without a lock loses some.
+func checkBatchCollectsEveryResponse(t *check.T) {
+	s := wire.StartStdio(t)
+	s.Initialize("2025-03-26")
+	// Rounds of five batches of a thousand: under -race, at most 8128
+	// goroutines may live at once.
+	const rounds, batches, size = 3, 5, 1000
+	for r := 0; r < rounds; r++ {
+		batchRound(t, s, r*batches, batches, size)
+	}
+}
+
+// batchRound sends batches number first, first+1, … at once, each of size
+// countdowns of one step, and checks their answers.
+func batchRound(t *check.T, s *wire.Stdio, first, batches, size int) {
+	var all strings.Builder
+	for b := first; b < first+batches; b++ {
+		var elems []string
+		for i := 0; i < size; i++ {
+			elems = append(elems, wire.Request(fmt.Sprintf(`"b%d-%d"`, b, i), "tools/call", wire.ToolCall("countdown", map[string]any{"from": 1, "interval_ms": 200}, nil)))
+		}
+		all.WriteString("[" + strings.Join(elems, ",") + "]\n")
+	}
+	// All at once: the batches run side by side, and in each one a
+	// thousand countdowns end within moments of each other.
+	s.SendRaw(all.String())
+	seen := map[int]bool{}
+	for len(seen) < batches {
+		l := s.AwaitLine(2*wire.T2, fmt.Sprintf("answers to %d more batches of %d countdowns", batches-len(seen), size),
+			func(l wire.Line) bool { return strings.HasPrefix(strings.TrimSpace(l.Text), "[") })
+		got := batchResponses(t, l, fmt.Sprintf("a batch of %d countdowns", size), fmt.Sprintf("an array of %d results", size))
+		b := -1
+		for id := range got {
+			fmt.Sscanf(id, `"b%d-`, &b)
+			break
+		}
+		var missing []string
+		for i := 0; i < size; i++ {
+			if id := fmt.Sprintf(`"b%d-%d"`, b, i); got[id] == nil {
+				missing = append(missing, id)
+			}
+		}
+		var elems []json.RawMessage
+		json.Unmarshal([]byte(l.Text), &elems)
+		if b < 0 || seen[b] || len(missing) > 0 || len(elems) != size {
+			sort.Strings(missing)
+			t.Fail(check.Failure{What: fmt.Sprintf("a batch of %d countdowns (ids b%d-…), whose requests end within moments of each other, was answered with %d responses; missing: %s",
+				size, b, len(elems), strings.Join(missing[:min(len(missing), 10)], ", ")),
+				Want: fmt.Sprintf("one array for each batch, with %d responses, one for each request", size)})
+		}
+		seen[b] = true
+	}
 }

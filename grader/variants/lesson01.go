@@ -565,6 +565,26 @@ var lesson01 = []*Variant{
 		}},
 	},
 
+	{
+		Name: "batch-responses-appended-without-a-lock", Lesson: "01", Kills: []string{"STDIO-32"}, Racy: true,
+		Mistake: "appends a batch's responses to one slice from many goroutines without the mutex, a data race that loses responses",
+		Edits: []Edit{{File: stdioBatch,
+			Old: `	var (
+		mu sync.Mutex
+		wg sync.WaitGroup
+	)
+	reply := func(resp *jsonrpc.Message) {
+		mu.Lock()
+		responses = append(responses, resp)
+		mu.Unlock()
+	}`,
+			New: `	var wg sync.WaitGroup
+	reply := func(resp *jsonrpc.Message) {
+		responses = append(responses, resp)
+	}`,
+		}},
+	},
+
 	// Shutting down (the mistake hunt).
 	{
 		Name: "progress-write-errors-unnoticed", Lesson: "01", Kills: []string{"STDIO-23"},
