@@ -30,7 +30,8 @@ var lesson01 = []*Variant{
 		Name: "pretty-printed-output", Lesson: "01",
 		Kills: []string{"STDIO-01", "STDIO-02", "STDIO-03", "STDIO-04", "STDIO-05", "STDIO-06", "STDIO-07", "STDIO-08", "STDIO-09",
 			"STDIO-10", "STDIO-11", "STDIO-12", "STDIO-13", "STDIO-14", "STDIO-15", "STDIO-16", "STDIO-17", "STDIO-18",
-			"STDIO-19", "STDIO-20", "STDIO-21", "STDIO-22", "STDIO-23", "STDIO-24", "STDIO-25", "STDIO-26"},
+			"STDIO-19", "STDIO-20", "STDIO-21", "STDIO-22", "STDIO-23", "STDIO-24", "STDIO-25", "STDIO-26", "STDIO-27", "STDIO-28",
+			"STDIO-29", "STDIO-30", "STDIO-31", "STDIO-32"},
 		Mistake: "indents its JSON, so one message spans many lines",
 		Edits: []Edit{{File: stdioWriter,
 			Old: `	enc.SetEscapeHTML(false) // keep "<" as "<": valid either way, but easier to read`,
@@ -76,7 +77,7 @@ var lesson01 = []*Variant{
 
 	// Reading.
 	{
-		Name: "default-scanner-buffer", Lesson: "01", Kills: []string{"STDIO-14"},
+		Name: "default-scanner-buffer", Lesson: "01", Kills: []string{"STDIO-14", "STDIO-28", "STDIO-32"},
 		Mistake: "reads stdin with a bufio.Scanner and its default 64 KiB buffer",
 		Edits: []Edit{{File: stdioServe,
 			Old: `	r := bufio.NewReaderSize(in, 64<<10)
@@ -173,7 +174,7 @@ var lesson01 = []*Variant{
 
 	// Concurrency.
 	{
-		Name: "serial-requests", Lesson: "01", Kills: []string{"STDIO-16", "STDIO-18", "STDIO-23"},
+		Name: "serial-requests", Lesson: "01", Kills: []string{"STDIO-16", "STDIO-18", "STDIO-20", "STDIO-23", "STDIO-29", "STDIO-31", "STDIO-32"},
 		Mistake: "runs each request to the end before reading the next line",
 		Edits: []Edit{{File: stdioServe,
 			Old: `		c.run(func() {
