@@ -14,9 +14,6 @@ import (
 // step6 holds the checks of step 6: shutting down.
 var step6 = check.Step{
 	Checks: []*check.Check{stdio22, stdio23, stdio24, stdio30},
-	Unchecked: []check.Claim{
-		{Claim: "Serve returns ctx.Err() on SIGTERM (main exits 0)", Where: "step 6", How: "the exit status after SIGTERM is the given main's business, and no client looks at it"},
-	},
 }
 
 var stdio22 = &check.Check{
@@ -76,7 +73,8 @@ var stdio23 = &check.Check{
 	Spec: lifecycleRule("Shutdown › stdio",
 		"The server MAY initiate shutdown by closing its output stream to the client and exiting"),
 	Course: "A client that has gone away cannot read anything more. The course requires the server to notice the failed write and exit within 2 s, " +
-		"instead of running on unseen, even while a long request is running.",
+		"instead of running on unseen, even while a long request is running, and to exit with status 0: its client leaving is an orderly end, not a crash " +
+		"(the given main exits 0 when Serve returns an error that wraps EPIPE).",
 	Hint: check.Hint{
 		Report: "Check the error of every write to stdout. The given main ignores SIGPIPE, so a write to a closed pipe returns EPIPE: cancel what is running, " +
 			"stop Serve and return that error. Waiting for a 10 s tool call to finish first keeps a dead server alive for 10 s. " +
@@ -126,6 +124,7 @@ func checkStdoutClosed(t *check.T) {
 			t.Fail(check.Failure{What: fmt.Sprintf("the server was still running %v after its stdout was closed and it had a response to write", wire.EXIT),
 				Want: "the server exits, cancelling the countdown still running"})
 		}
+		exitedZero(t, s, "after its stdout was closed")
 	}, func() {
 		// Nothing but progress notifications to write: a failed write of one
 		// of them is a failed write like any other.
@@ -156,6 +155,7 @@ func progressOnly(t *check.T, eof bool) {
 		t.Fail(check.Failure{What: fmt.Sprintf("the server was still running %v after its stdout was closed %s, while it wrote progress notifications every 100 ms", wire.EXIT, when),
 			Want: "the server notices the failed write of a notification, and exits, cancelling the countdown"})
 	}
+	exitedZero(t, s, "after its stdout was closed "+when)
 }
 
 var stdio24 = &check.Check{
@@ -165,7 +165,8 @@ var stdio24 = &check.Check{
 	Spec: lifecycleRule("Shutdown › stdio",
 		"sending SIGTERM if the server does not exit within a reasonable time"),
 	Course: "The course requires the server to exit within 2 s of SIGTERM, even with a request running, whether stdin is still open " +
-		"or has closed and the server is waiting for that request to finish.",
+		"or has closed and the server is waiting for that request to finish, and to exit with status 0 (the given main does when Serve returns ctx.Err()). " +
+		"A message begun before SIGTERM is finished: stdout never ends in the middle of a line (the spec's rule: only valid messages on stdout).",
 	Hint: check.Hint{
 		Report: "The given main cancels Serve's context on SIGTERM. Watch ctx.Done() in your loop (select on it beside the lines channel), cancel what is running, and return. " +
 			"At end of input, wait for the running requests in a select that also watches ctx.Done(), not with a bare WaitGroup.Wait.",
@@ -197,7 +198,8 @@ var stdio24 = &check.Check{
 	}`,
 	},
 	Claims: []check.Claim{
-		{Claim: "SIGTERM stops the server, also while it waits at end of input", Where: "step 6", How: "with stdin open, and with stdin closed and a countdown running"},
+		{Claim: "SIGTERM stops the server, also while it waits at end of input, with exit status 0", Where: "step 6", How: "with stdin open, and with stdin closed and a countdown running"},
+		{Claim: "Serve returns ctx.Err() on SIGTERM (main exits 0), after the writes it has begun", Where: "step 6", How: "SIGTERM while four 256 KiB echoes wait behind a full pipe: every line read afterwards is a whole message, then exit 0"},
 	},
 	Checklist: []string{"B7", "D8"},
 	Run:       checkSIGTERM,
@@ -230,8 +232,52 @@ func checkSIGTERM(t *check.T) {
 		if !s.Proc.WaitExit(wire.EXIT) {
 			t.Fail(check.Failure{What: fmt.Sprintf("the server was still running %v after SIGTERM, sent %s", wire.EXIT, when), Want: "the server exits"})
 		}
+		exitedZero(t, s, "after SIGTERM, sent "+when)
 	}
-	t.Parallel(func() { terminate(true) }, func() { terminate(false) })
+	t.Parallel(func() { terminate(true) }, func() { terminate(false) }, func() { noHalfLineOnSIGTERM(t) })
+}
+
+// noHalfLineOnSIGTERM sends SIGTERM while responses wait to be written,
+// the grader not reading: the server may leave them unwritten, but a
+// message it has begun to write it must finish, or stdout ends in the
+// middle of a line.
+func noHalfLineOnSIGTERM(t *check.T) {
+	s := wire.StartStdio(t)
+	s.Initialize(spec.Rev)
+	s.PauseReads()
+	big := strings.Repeat("z", 256<<10)
+	for i := 0; i < 4; i++ {
+		s.Send(wire.Request(fmt.Sprintf(`"big-%d"`, i), "tools/call", wire.ToolCall("echo", map[string]any{"text": big}, nil)))
+	}
+	s.Pause(200 * time.Millisecond) // the answers fill the pipe, and the next write blocks
+	t.Wire.Event("sent SIGTERM, while four echoes of 256 KiB wait to be written and the grader does not read")
+	if err := s.Proc.Terminate(); err != nil {
+		t.Failf("could not send SIGTERM: %v", err)
+	}
+	s.Pause(200 * time.Millisecond)
+	s.ResumeReads()
+	s.Drain(wire.EXIT)
+	func() {
+		defer t.SpecRule()() // only MCP messages on stdout
+		for i, l := range s.All() {
+			if l.Err != nil {
+				t.Fail(check.Failure{What: fmt.Sprintf("after SIGTERM, line %d of stdout is not a whole message: the server exited in the middle of writing it (%v)", i+1, l.Err),
+					Got: check.Quote(l.Text[:min(len(l.Text), 200)]) + fmt.Sprintf(" (%d bytes in all)", len(l.Text)), Want: "whole messages only: finish a write you have begun before you exit"})
+			}
+		}
+	}()
+	if !s.Proc.WaitExit(wire.EXIT) {
+		t.Fail(check.Failure{What: fmt.Sprintf("the server was still running %v after SIGTERM, once the grader read its stdout again", wire.EXIT), Want: "the server exits"})
+	}
+	exitedZero(t, s, "after SIGTERM")
+}
+
+// exitedZero fails the check unless the server, which has exited, did so
+// with status 0.
+func exitedZero(t *check.T, s *wire.Stdio, when string) {
+	if code := s.Proc.ExitCode(); code != 0 {
+		t.Fail(check.Failure{What: "the server exited with " + s.Proc.Status() + " " + when, Want: "exit status 0: an orderly end, not a crash"})
+	}
 }
 
 var stdio30 = &check.Check{

@@ -658,6 +658,26 @@ var lesson01 = []*Variant{
 		}},
 	},
 
+	{
+		Name: "sigterm-leaves-half-a-line", Lesson: "01", Kills: []string{"STDIO-24"},
+		Mistake: "returns at once on SIGTERM, without waiting for the requests still writing, so the process can exit in the middle of a line",
+		Edits: []Edit{{File: stdioServe,
+			Old: `		case <-ctx.Done():
+			c.inflight.Wait()
+			return ctx.Err()`,
+			New: `		case <-ctx.Done():
+			return ctx.Err() // the requests see ctx cancelled; no need to wait`,
+		}},
+	},
+	{
+		Name: "killed-by-sigpipe", Lesson: "01", Kills: []string{"STDIO-23"},
+		Mistake: "keeps Go's default SIGPIPE, so the first write to a closed stdout kills the process instead of ending it in order",
+		Edits: []Edit{{File: stdioMain,
+			Old: `	signal.Ignore(syscall.SIGPIPE)`,
+			New: `	// (SIGPIPE left as it is)`,
+		}},
+	},
+
 	// A full house (the mistake hunt).
 	{
 		Name: "full-house-blocks-the-reader", Lesson: "01", Kills: []string{"STDIO-29"},
