@@ -132,7 +132,7 @@ var stdio28 = &check.Check{
 		{Claim: "no part of a line is served as a message: not its head, nor its tail after a cap gives up", Where: "step 3",
 			How: "a ping followed by white space past the cap, and white space past the cap followed by a ping: each gets one error and nothing else"},
 		{Claim: "a cap, if any, starts right after MaxMessageBytes", Where: "step 3",
-			How: "pings padded to MaxMessageBytes+1 and +64 KiB, and to +1 as a last line without a newline: all served, or all beyond the cap refused"},
+			How: "pings padded to MaxMessageBytes+1 and to twice MaxMessageBytes, and to MaxMessageBytes+1 as a last line without a newline: all served, or all refused"},
 	},
 	Checklist: []string{"B2"},
 	Run:       checkLineIsOneMessage,
@@ -203,8 +203,9 @@ func checkLineIsOneMessage(t *check.T) {
 	t.Case("a cap starts right after MaxMessageBytes", func() {
 		justOver := fmt.Sprintf("a ping of %d bytes (MaxMessageBytes+1)", maxMessageBytes+1)
 		over := verdict(paddedPing(`"over"`, maxMessageBytes+1), `"over"`, justOver)
-		farWhat := fmt.Sprintf("a ping of %d bytes (MaxMessageBytes + 64 KiB)", maxMessageBytes+1<<16)
-		far := verdict(paddedPing(`"far"`, maxMessageBytes+1<<16), `"far"`, farWhat)
+		// Twice MaxMessageBytes and more: past any cap a little too high.
+		farWhat := fmt.Sprintf("a ping of %d bytes (twice MaxMessageBytes, and 64 KiB)", 2*maxMessageBytes+1<<16)
+		far := verdict(paddedPing(`"far"`, 2*maxMessageBytes+1<<16), `"far"`, farWhat)
 		if served(over) != served(far) {
 			t.Fail(check.Failure{What: fmt.Sprintf("%s was %s, but %s was %s: a cap must start right after MaxMessageBytes", justOver, servedOr(over), farWhat, servedOr(far)),
 				Want: "both served (no cap), or both refused"})
