@@ -3,6 +3,7 @@ package lesson01
 import (
 	"encoding/json"
 	"fmt"
+	"os"
 	"strings"
 	"time"
 
@@ -14,7 +15,7 @@ import (
 
 // step4 holds the checks of step 4: many requests at once.
 var step4 = check.Step{
-	Checks: []*check.Check{stdio16, stdio17, stdio18, stdio19, stdio29},
+	Checks: []*check.Check{stdio16, stdio17, stdio18, stdio19, stdio29, stdio33},
 }
 
 var stdio16 = &check.Check{
@@ -422,4 +423,93 @@ func checkFullHouse(t *check.T) {
 		t.Fail(check.Failure{What: fmt.Sprintf("request %s got a second response", m.ID), Got: check.Quote(string(m.Raw)), Want: "one response per request"})
 	}
 	judgeFullHouse(t, s.Pending(), house, probes)
+}
+
+var stdio33 = &check.Check{
+	ID: "STDIO-33", Step: 4, Severity: check.Must, Budget: 20 * time.Second,
+	Title: "a finished request leaves nothing behind: 20 000 pings later, the server's memory has hardly grown",
+	Spec:  check.Spec{Rev: spec.Rev, Section: "basic/transports › stdio", Quote: "The server reads JSON-RPC messages from its standard input (stdin) and sends messages to its standard output (stdout)"},
+	Course: "The spec says nothing of resources. The course requires a server to serve for as long as its client likes: " +
+		"a goroutine, a buffer or a map entry kept for each finished request adds up, so after 20 000 pings its memory (resident set) " +
+		"must not have grown by 48 MiB or more (the reference grows by a few).",
+	Hint: check.Hint{
+		Report: "Something stays behind for every request: usually a goroutine that never ends (one waiting on a channel nobody sends to, " +
+			"or on the connection's context, which lives as long as the server), or a map of requests that is never cleaned. Let each request's goroutine end, " +
+			"or go back to a bounded pool, when its response is written.",
+		Question: "When a request has been answered, what of it is still alive in your server: its goroutine, a channel, an entry in a map?",
+		Pointer:  "A goroutine blocked for ever is never collected, nor is what it refers to. runtime.NumGoroutine (or go test -run with a goroutine count) shows the pile-up. Lesson 01, step 4.",
+		Near: `Each request on a goroutine that ends when its response is written:
+
+	c.wg.Add(1)
+	go func() {
+		defer c.wg.Done()
+		if resp := c.session.Handle(ctx, msg, c); resp != nil {
+			c.send(resp)
+		}
+	}() // returns: nothing left behind
+
+If you keep idle workers, bound them, and let them take the next request.`,
+	},
+	Early: 1,
+	Claims: []check.Claim{
+		{Claim: "a finished request leaves nothing behind (no goroutine, no buffer, no map entry)", Where: "step 4",
+			How: "the server's resident memory (/proc/PID/status), after 10 000 pings and after 20 000 more, in rounds of 5 000 sent at once"},
+	},
+	Run: checkNothingLeftBehind,
+}
+
+// rssKiB returns the resident memory of the process pid, in KiB, from
+// /proc (Linux only).
+func rssKiB(pid int) (int, bool) {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		return 0, false
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if rest, ok := strings.CutPrefix(line, "VmRSS:"); ok {
+			var kib int
+			if _, err := fmt.Sscanf(strings.TrimSpace(rest), "%d", &kib); err == nil {
+				return kib, true
+			}
+		}
+	}
+	return 0, false
+}
+
+func checkNothingLeftBehind(t *check.T) {
+	s := wire.StartStdio(t)
+	s.Initialize(spec.Rev)
+	t.SetRepro(func() string {
+		return fmt.Sprintf(`{ printf '%%s\n' '%s'; for i in $(seq 20000); do printf '{"jsonrpc":"2.0","id":%%d,"method":"ping"}\n' $i; done; sleep 2; } | %s >/dev/null & sleep 1; grep VmRSS /proc/$!/status`,
+			wire.Request(`1`, "initialize", wire.InitializeParams(spec.Rev)), t.Target.Invocation())
+	})
+	id := 0
+	pings := func(n int) {
+		var b strings.Builder
+		for i := 0; i < n; i++ {
+			id++
+			b.WriteString(wire.Request(fmt.Sprint(id), "ping", nil) + "\n")
+		}
+		sent := s.SendRawAsync(b.String())
+		for i := 0; i < n; i++ {
+			s.AwaitLine(wire.T2, fmt.Sprintf("%d more answers to pings sent at once", n-i), func(l wire.Line) bool { return l.Msg != nil && l.Msg.IsResponse() })
+		}
+		sent()
+	}
+	// The runtime's own memory grows first (more so under -race): measure
+	// from there.
+	pings(5000)
+	pings(5000)
+	before, ok := rssKiB(s.Proc.PID())
+	if !ok {
+		t.CannotRun("no /proc/PID/status to read the server's memory from (not Linux)")
+	}
+	for round := 0; round < 4; round++ {
+		pings(5000)
+	}
+	after, _ := rssKiB(s.Proc.PID())
+	if grown := after - before; grown >= 48<<10 {
+		t.Fail(check.Failure{What: fmt.Sprintf("after 20 000 pings, each answered, the server's resident memory grew from %d MiB to %d MiB: something stays behind for every finished request", before>>10, after>>10),
+			Want: "less than 48 MiB of growth (the reference grows by a few MiB)"})
+	}
 }

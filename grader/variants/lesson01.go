@@ -678,6 +678,19 @@ var lesson01 = []*Variant{
 		}},
 	},
 
+	{
+		Name: "idle-workers-pile-up", Lesson: "01", Kills: []string{"STDIO-33"},
+		Mistake: "starts a new worker for every request and never hands one to an idle worker, so every finished request leaves a goroutine waiting for ever",
+		Edits: []Edit{{File: stdioServe,
+			Old: `	select {
+	case c.work <- f:
+	default:
+		go c.worker(f)
+	}`,
+			New: `	go c.worker(f) // a fresh worker each time`,
+		}},
+	},
+
 	// A full house (the mistake hunt).
 	{
 		Name: "full-house-blocks-the-reader", Lesson: "01", Kills: []string{"STDIO-29"},
