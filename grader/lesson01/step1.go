@@ -447,17 +447,26 @@ var stdio25 = &check.Check{
 	}`,
 	},
 	Claims: []check.Claim{
-		{Claim: "serve the last line, and io.EOF after it (ReadBytes returns both)", Where: "step 1", How: "initialize as a last line without newline, then stdin closes"},
+		{Claim: "serve the last line, and io.EOF after it (ReadBytes returns both)", Where: "step 1", How: "initialize as a last line without newline, then stdin closes; and a last line of one byte (7), answered with an error"},
 	},
 	Run: checkLastLineWithoutNewline,
 }
 
 func checkLastLineWithoutNewline(t *check.T) {
-	s := wire.StartStdio(t)
-	// initialize, because a server answers it before it reads on: its
-	// answer does not depend on Serve waiting for requests at end of input
-	// (STDIO-22's business).
-	s.SendRaw(wire.Request(`"last"`, "initialize", wire.InitializeParams(spec.Rev))) // no newline
-	s.CloseStdin()
-	probe.MustResult(t, s.AwaitResponse(wire.T1, `"last"`, "initialize sent as the last line, without a newline, before stdin closed"), "initialize")
+	t.Parallel(func() {
+		s := wire.StartStdio(t)
+		// initialize, because a server answers it before it reads on: its
+		// answer does not depend on Serve waiting for requests at end of input
+		// (STDIO-22's business).
+		s.SendRaw(wire.Request(`"last"`, "initialize", wire.InitializeParams(spec.Rev))) // no newline
+		s.CloseStdin()
+		probe.MustResult(t, s.AwaitResponse(wire.T1, `"last"`, "initialize sent as the last line, without a newline, before stdin closed"), "initialize")
+	}, func() {
+		// A last line of a single byte: JSON, but not a message, so it is
+		// answered at once with an error, whatever its code.
+		s := wire.StartStdio(t)
+		s.SendRaw("7") // no newline
+		s.CloseStdin()
+		awaitVerdict(s, ``, "answer to the last line 7, one byte without a newline, before stdin closed")
+	})
 }

@@ -230,7 +230,8 @@ var stdio27 = &check.Check{
 	Title: "a valid message is served in every form JSON allows: params null or {}, members in any order, white space between tokens",
 	Spec:  messagesRule("All messages between MCP clients and servers MUST follow the JSON-RPC 2.0 specification"),
 	Course: "JSON-RPC 2.0 §4.2 says \"params\" MAY be omitted, and is silent on \"params\": null; encoders that write a null for no params are common. " +
-		"The course requires null to count as absent: a request with it is served, a notification with it is not answered.",
+		"The course requires null to count as absent: a request with it is served, a notification with it is not answered. " +
+		"MCP's methods take their params as an object, but an array is JSON-RPC's by-position form: the course requires it to pass validation (a method may still answer -32602).",
 	Hint: check.Hint{
 		Report: `Validation must refuse only what is wrong. "params": null means no params (isNull before you look at its first byte), JSON members come in any order, ` +
 			`and white space may sit between any two tokens: a request written so is served like any other, and a notification so written is still not answered.`,
@@ -246,10 +247,11 @@ var stdio27 = &check.Check{
 	Robustness: &spec.ClientInput,
 	Claims: []check.Claim{
 		{Claim: "params null counts as absent", Where: "step 2", How: "a ping with \"params\": null is answered {}, a notification with it gets nothing"},
+		{Claim: "params may be an array (JSON-RPC's by-position form): not -32600", Where: "step 2", How: "a ping with \"params\": [] gets its result, or at most -32602"},
 		{Claim: "validation refuses nothing valid: members in any order, white space between tokens, \"params\": {}", Where: "step 2", How: "pings so written are answered, then no stray line"},
 	},
 	Checklist: []string{"A1", "A6"},
-	Split:     &check.Split{Rule: "valid messages", Parts: "refusing members in another order, white space or \"params\": {} breaks JSON-RPC; refusing \"params\": null, or answering a notification with it, only the course"},
+	Split:     &check.Split{Rule: "valid messages", Parts: "refusing members in another order, white space or \"params\": {} breaks JSON-RPC; refusing \"params\": null or [], or answering a notification with null params, only the course"},
 	Run:       checkValidForms,
 }
 
@@ -273,8 +275,19 @@ func checkValidForms(t *check.T) {
 		stillServing(t, s, `24`)
 		strayAfter(t, s, "an answer to a valid notification")
 	})
-	t.Case(`"params": null`, func() {
+	t.Case(`"params": null, or an array`, func() {
 		pong(`25`, `{"jsonrpc":"2.0","id":25,"method":"ping","params":null}`)
+		// JSON-RPC's params may be an array too: valid, even where MCP's
+		// methods take an object. A method may refuse it (-32602), but it
+		// is not an invalid request.
+		line := `{"jsonrpc":"2.0","id":27,"method":"ping","params":[]}`
+		s.Send(line)
+		if resp := awaitVerdict(s, `27`, "answer to "+line); resp.Error != nil {
+			if code, _ := resp.ErrorCode(); code != -32602 {
+				t.Fail(check.Failure{What: "a ping whose params is an array, which JSON-RPC allows, was refused as an invalid message",
+					Got: check.Quote(string(resp.Raw)), Want: `{"jsonrpc":"2.0","id":27,"result":{}} (or, at most, -32602 Invalid params)`})
+			}
+		}
 		s.Send(`{"jsonrpc":"2.0","method":"notifications/grader-unknown","params":null}`)
 		stillServing(t, s, `26`)
 		strayAfter(t, s, `an answer to a notification with "params": null`)

@@ -790,6 +790,14 @@ var lesson01 = []*Variant{
 		}},
 	},
 	{
+		Name: "params-must-be-an-object", Lesson: "01", Kills: []string{"STDIO-27"},
+		Mistake: `refuses "params" that is an array, JSON-RPC's by-position form, as an invalid request`,
+		Edits: []Edit{{File: stdioDecode,
+			Old: `p[0] != '{' && p[0] != '['`,
+			New: `p[0] != '{'`,
+		}},
+	},
+	{
 		Name: "response-with-result-and-error-accepted", Lesson: "01", Kills: []string{"STDIO-13"},
 		Mistake: "checks only that a response has a result or an error, not exactly one, so a message with both is taken as a response and never answered",
 		Edits: []Edit{{File: stdioDecode,
