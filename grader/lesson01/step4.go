@@ -492,7 +492,7 @@ func checkNothingLeftBehind(t *check.T) {
 		}
 		sent := s.SendRawAsync(b.String())
 		for i := 0; i < n; i++ {
-			s.AwaitLine(wire.T2, fmt.Sprintf("%d more answers to pings sent at once", n-i), func(l wire.Line) bool { return l.Msg != nil && l.Msg.IsResponse() })
+			s.AwaitLine(2*wire.T2, fmt.Sprintf("%d more answers to pings sent at once", n-i), func(l wire.Line) bool { return l.Msg != nil && l.Msg.IsResponse() })
 		}
 		sent()
 	}

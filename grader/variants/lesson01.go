@@ -40,9 +40,10 @@ var lesson01 = []*Variant{
 	},
 	{
 		Name: "split-writes", Lesson: "01", Kills: []string{"STDIO-19"}, Racy: true,
-		// STDIO-06 sends many requests at once too, and a merged line there
-		// is the same mistake, seen when the writes happen to interleave.
-		MayKill: []string{"STDIO-06"},
+		// STDIO-06, STDIO-32 and STDIO-33 send many requests at once too,
+		// and a merged line there is the same mistake, seen when the writes
+		// happen to interleave.
+		MayKill: []string{"STDIO-06", "STDIO-32", "STDIO-33"},
 		Mistake: "locks each Write, but writes a message and its newline with two of them",
 		Edits: []Edit{
 			{File: stdioWriter,
