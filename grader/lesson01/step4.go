@@ -426,7 +426,7 @@ func checkFullHouse(t *check.T) {
 }
 
 var stdio33 = &check.Check{
-	ID: "STDIO-33", Step: 4, Severity: check.Must, Budget: 20 * time.Second,
+	ID: "STDIO-33", Step: 4, Severity: check.Must, Budget: 40 * time.Second,
 	Title: "a finished request leaves nothing behind: 20 000 pings later, the server's memory has hardly grown",
 	Spec:  check.Spec{Rev: spec.Rev, Section: "basic/transports › stdio", Quote: "The server reads JSON-RPC messages from its standard input (stdin) and sends messages to its standard output (stdout)"},
 	Course: "The spec says nothing of resources. The course requires a server to serve for as long as its client likes: " +
