@@ -249,9 +249,13 @@ func noHalfLineOnSIGTERM(t *check.T) {
 	// buffer copes), each answer more than the pipe has room for once
 	// the first few wait in it.
 	big := strings.Repeat("z", 48<<10)
+	var echoes strings.Builder
 	for i := 0; i < 10; i++ {
-		s.Send(wire.Request(fmt.Sprintf(`"big-%d"`, i), "tools/call", wire.ToolCall("echo", map[string]any{"text": big}, nil)))
+		echoes.WriteString(wire.Request(fmt.Sprintf(`"big-%d"`, i), "tools/call", wire.ToolCall("echo", map[string]any{"text": big}, nil)) + "\n")
 	}
+	// Without waiting for the write: a server may stop reading while its
+	// own writes wait.
+	sent := s.SendRawAsync(echoes.String())
 	s.Pause(200 * time.Millisecond) // the answers fill the pipe, and the next write blocks
 	t.Wire.Event("sent SIGTERM, while ten echoes of 48 KiB wait to be written and the grader does not read")
 	if err := s.Proc.Terminate(); err != nil {
@@ -260,6 +264,7 @@ func noHalfLineOnSIGTERM(t *check.T) {
 	s.Pause(200 * time.Millisecond)
 	s.ResumeReads()
 	s.Drain(wire.EXIT)
+	sent()
 	func() {
 		defer t.SpecRule()() // only MCP messages on stdout
 		for i, l := range s.All() {

@@ -175,7 +175,7 @@ var lesson01 = []*Variant{
 
 	// Concurrency.
 	{
-		Name: "serial-requests", Lesson: "01", Kills: []string{"STDIO-16", "STDIO-18", "STDIO-20", "STDIO-23", "STDIO-29", "STDIO-31", "STDIO-32"},
+		Name: "serial-requests", Lesson: "01", Kills: []string{"STDIO-16", "STDIO-18", "STDIO-20", "STDIO-23", "STDIO-29", "STDIO-31"},
 		Mistake: "runs each request to the end before reading the next line",
 		Edits: []Edit{{File: stdioServe,
 			Old: `		c.run(func() {
@@ -193,7 +193,7 @@ var lesson01 = []*Variant{
 		}},
 	},
 	{
-		Name: "no-peer", Lesson: "01", Kills: []string{"STDIO-17"},
+		Name: "no-peer", Lesson: "01", Kills: []string{"STDIO-17", "STDIO-23"},
 		Mistake: "gives the session no Peer, so progress notifications go nowhere",
 		Edits: []Edit{{File: stdioServe,
 			Old: `			defer c.release()
@@ -210,14 +210,14 @@ var lesson01 = []*Variant{
 		Edits:   editBatchesAtEveryVersion,
 	},
 	{
-		Name: "no-batches", Lesson: "01", Kills: []string{"STDIO-20", "STDIO-26"},
+		Name: "no-batches", Lesson: "01", Kills: []string{"STDIO-20", "STDIO-26", "STDIO-30", "STDIO-32"},
 		Mistake: "refuses JSON-RPC batches even at 2025-03-26, which requires them",
 		Edits:   editNoBatches,
 	},
 
 	// Shutting down.
 	{
-		Name: "hang-on-eof", Lesson: "01", Kills: []string{"STDIO-22"},
+		Name: "hang-on-eof", Lesson: "01", Kills: []string{"STDIO-22", "STDIO-30"},
 		Mistake: "waits for more input after stdin has ended",
 		Edits: []Edit{{File: stdioServe,
 			Old: `		l, err := readLine(r)
@@ -231,7 +231,7 @@ var lesson01 = []*Variant{
 		}},
 	},
 	{
-		Name: "drop-in-flight-on-eof", Lesson: "01", Kills: []string{"STDIO-22"},
+		Name: "drop-in-flight-on-eof", Lesson: "01", Kills: []string{"STDIO-22", "STDIO-30"},
 		Mistake: "returns at end of stdin without waiting for the requests still running",
 		Edits: []Edit{{File: stdioServe,
 			Old: `			select {
