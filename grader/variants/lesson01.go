@@ -310,7 +310,7 @@ var lesson01 = []*Variant{
 		}},
 	},
 	{
-		Name: "buffered-progress", Lesson: "01", Kills: []string{"STDIO-17"},
+		Name: "buffered-progress", Lesson: "01", Kills: []string{"STDIO-17", "STDIO-20", "STDIO-23"},
 		Mistake: "wraps stdout in a bufio.Writer and flushes it after each response only, so progress notifications wait for the response",
 		Edits: []Edit{
 			{File: stdioWriter,
@@ -388,7 +388,7 @@ var lesson01 = []*Variant{
 		Edits:   editServerInfoSpelling,
 	},
 	{
-		Name: "always-latest-version", Lesson: "01", Kills: []string{"STDIO-02", "STDIO-20", "STDIO-26"},
+		Name: "always-latest-version", Lesson: "01", Kills: []string{"STDIO-02", "STDIO-20", "STDIO-26", "STDIO-30", "STDIO-32"},
 		Mistake: "answers initialize with its own latest version, whatever the client asked for",
 		Edits: []Edit{{File: mcpVersions,
 			Old: `	if v, ok := LookupVersion(requested); ok {
@@ -399,7 +399,7 @@ var lesson01 = []*Variant{
 		}},
 	},
 	{
-		Name: "ping-returns-null", Lesson: "01", Kills: []string{"STDIO-03", "STDIO-04"},
+		Name: "ping-returns-null", Lesson: "01", Kills: []string{"STDIO-03", "STDIO-04", "STDIO-27"},
 		Mistake: `answers ping with "result": null instead of an empty object`,
 		Edits: []Edit{
 			{File: mcpServer,
