@@ -95,7 +95,7 @@ In Serve's select:
 		return c.err`,
 	},
 	Claims: []check.Claim{
-		{Claim: "a failed write stops the server: cancel what runs, return the error", Where: "step 6", How: "stdout closed while a 10 s countdown runs: exit within 2 s; with pings to answer, with only progress notifications to write, and after stdin has closed"},
+		{Claim: "a failed write stops the server: cancel what runs, return the error", Where: "step 6", How: "stdout closed while a 10 s countdown runs: exit within 2 s, status 0; with pings to answer, with only progress notifications to write, after stdin has closed, and while eight responses wait behind a full pipe (every one of their writes fails)"},
 	},
 	Checklist: []string{"B7", "D8"},
 	Run:       checkStdoutClosed,
@@ -133,6 +133,26 @@ func checkStdoutClosed(t *check.T) {
 		// Stdin has ended and the server waits for the countdown: it must
 		// still notice that stdout has gone.
 		progressOnly(t, true)
+	}, func() {
+		// Many writes wait behind a full pipe when it breaks: every one of
+		// them fails, and the server must take that in its stride.
+		s := wire.StartStdio(t)
+		s.Initialize(spec.Rev)
+		s.PauseReads()
+		var echoes strings.Builder
+		for i := 0; i < 8; i++ {
+			echoes.WriteString(wire.Request(fmt.Sprintf(`"w%d"`, i), "tools/call", wire.ToolCall("echo", map[string]any{"text": strings.Repeat("w", 48<<10)}, nil)) + "\n")
+		}
+		sent := s.SendRawAsync(echoes.String())
+		s.Pause(200 * time.Millisecond)
+		s.Proc.Stdout.Close()
+		t.Wire.Event("closed the read end of the server's stdout, while eight echoes of 48 KiB wait to be written")
+		if !s.Proc.WaitExit(wire.EXIT) {
+			t.Fail(check.Failure{What: fmt.Sprintf("the server was still running %v after its stdout was closed, while eight responses waited to be written", wire.EXIT),
+				Want: "the server exits"})
+		}
+		sent()
+		exitedZero(t, s, "after its stdout was closed while eight responses waited to be written")
 	})
 }
 

@@ -692,6 +692,18 @@ var lesson01 = []*Variant{
 		}},
 	},
 
+	{
+		Name: "every-write-error-closes-failed", Lesson: "01", Kills: []string{"STDIO-23"},
+		Mistake: "tries every write again after the first has failed, and closes its failed channel at each failure: the second failed write panics",
+		Edits: []Edit{{File: stdioWriter,
+			Old: `	if lw.err != nil {
+		return lw.err
+	}
+	if _, err := lw.w.Write(buf.Bytes()); err != nil {`,
+			New: `	if _, err := lw.w.Write(buf.Bytes()); err != nil {`,
+		}},
+	},
+
 	// A full house (the mistake hunt).
 	{
 		Name: "full-house-blocks-the-reader", Lesson: "01", Kills: []string{"STDIO-29"},
