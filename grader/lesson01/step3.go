@@ -132,7 +132,7 @@ var stdio28 = &check.Check{
 		{Claim: "no part of a line is served as a message: not its head, nor its tail after a cap gives up", Where: "step 3",
 			How: "a ping followed by white space past the cap, and white space past the cap followed by a ping: each gets one error and nothing else"},
 		{Claim: "a cap, if any, starts right after MaxMessageBytes", Where: "step 3",
-			How: "pings padded to MaxMessageBytes+1 and to twice MaxMessageBytes, and to MaxMessageBytes+1 as a last line without a newline: all served, or all refused"},
+			How: "pings padded to MaxMessageBytes+1 and to twice MaxMessageBytes, and to MaxMessageBytes+1 as a last line without a newline: all served, or all refused; a last line of exactly MaxMessageBytes is served"},
 	},
 	Checklist: []string{"B2"},
 	Run:       checkLineIsOneMessage,
@@ -223,6 +223,18 @@ func checkLineIsOneMessage(t *check.T) {
 		if served(last) != served(far) {
 			t.Fail(check.Failure{What: fmt.Sprintf("%s was %s, but %s was %s: a last line must be measured like any other", lastWhat, servedOr(last), farWhat, servedOr(far)),
 				Want: "both served (no cap), or both refused"})
+		}
+		// And a last line of exactly MaxMessageBytes is served.
+		e = wire.StartStdio(t)
+		e.Initialize(spec.Rev)
+		e.SendRaw(paddedPing(`"last-at-cap"`, maxMessageBytes))
+		e.CloseStdin()
+		atCapWhat := fmt.Sprintf("a ping of exactly %d bytes (MaxMessageBytes), sent as the last line, without a newline", maxMessageBytes)
+		if resp := e.Await(4*wire.T2, "answer to "+atCapWhat, func(m *wire.Msg) bool {
+			return m.Method == nil && ((m.HasNoID() && m.Error != nil) || m.IsResponseTo(`"last-at-cap"`))
+		}); !served(resp) {
+			t.Fail(check.Failure{What: atCapWhat + " was refused: MaxMessageBytes is the longest line a server must accept, the last one too",
+				Got: check.Quote(string(resp.Raw)), Want: `{"jsonrpc":"2.0","id":"last-at-cap","result":{}}`})
 		}
 	})
 }
