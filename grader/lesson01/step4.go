@@ -427,11 +427,11 @@ func checkFullHouse(t *check.T) {
 
 var stdio33 = &check.Check{
 	ID: "STDIO-33", Step: 4, Severity: check.Must, Budget: 40 * time.Second,
-	Title: "a finished request leaves nothing behind: 20 000 pings later, the server's memory has hardly grown",
+	Title: "a finished request leaves nothing behind: 10 000 pings later, the server's memory has hardly grown",
 	Spec:  check.Spec{Rev: spec.Rev, Section: "basic/transports › stdio", Quote: "The server reads JSON-RPC messages from its standard input (stdin) and sends messages to its standard output (stdout)"},
 	Course: "The spec says nothing of resources. The course requires a server to serve for as long as its client likes: " +
-		"a goroutine, a buffer or a map entry kept for each finished request adds up, so after 20 000 pings its memory (resident set) " +
-		"must not have grown by 64 MiB or more (the reference grows by a few; a goroutine left per request, by about 100).",
+		"a goroutine, a buffer or a map entry kept for each finished request adds up, so after 10 000 pings its memory (resident set) " +
+		"must not have grown by 40 MiB or more (the reference grows by a few; a goroutine left per request, by about 50).",
 	Hint: check.Hint{
 		Report: "Something stays behind for every request: usually a goroutine that never ends (one waiting on a channel nobody sends to, " +
 			"or on the connection's context, which lives as long as the server), or a map of requests that is never cleaned. Let each request's goroutine end, " +
@@ -453,7 +453,7 @@ If you keep idle workers, bound them, and let them take the next request.`,
 	Early: 1,
 	Claims: []check.Claim{
 		{Claim: "a finished request leaves nothing behind (no goroutine, no buffer, no map entry)", Where: "step 4",
-			How: "the server's resident memory (/proc/PID/status), after 10 000 pings and after 20 000 more, in rounds of 5 000 sent at once"},
+			How: "the server's resident memory (/proc/PID/status), after 5 000 pings and after 10 000 more, in rounds of 2 500 sent at once"},
 	},
 	Run: checkNothingLeftBehind,
 }
@@ -498,18 +498,24 @@ func checkNothingLeftBehind(t *check.T) {
 	}
 	// The runtime's own memory grows first (more so under -race): measure
 	// from there.
-	pings(5000)
-	pings(5000)
+	pings(2500)
+	pings(2500)
+	if raceBuilt(t) {
+		// A -race build keeps shadow memory for what it allocates: its
+		// resident set says nothing about leaks. It served the pings; that
+		// is all this check can say of it.
+		return
+	}
 	before, ok := rssKiB(s.Proc.PID())
 	if !ok {
 		t.CannotRun("no /proc/PID/status to read the server's memory from (not Linux)")
 	}
 	for round := 0; round < 4; round++ {
-		pings(5000)
+		pings(2500)
 	}
 	after, _ := rssKiB(s.Proc.PID())
-	if grown := after - before; grown >= 64<<10 {
-		t.Fail(check.Failure{What: fmt.Sprintf("after 20 000 pings, each answered, the server's resident memory grew from %d MiB to %d MiB: something stays behind for every finished request", before>>10, after>>10),
-			Want: "less than 64 MiB of growth (the reference grows by a few MiB)"})
+	if grown := after - before; grown >= 40<<10 {
+		t.Fail(check.Failure{What: fmt.Sprintf("after 10 000 pings, each answered, the server's resident memory grew from %d MiB to %d MiB: something stays behind for every finished request", before>>10, after>>10),
+			Want: "less than 40 MiB of growth (the reference grows by a few MiB)"})
 	}
 }
