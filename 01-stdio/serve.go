@@ -25,8 +25,11 @@ const MaxMessageBytes = 16 << 20
 
 // MaxInFlight caps the requests one connection may have running at once, so
 // that a client cannot make the server start goroutines without end. The
-// reference answers a request beyond it with an error at once. Doing the
-// same is a good idea, but no check asks for it.
+// reference answers a request beyond it at once with a -32000 error (the
+// first of JSON-RPC's server-defined codes). Doing the same is a good
+// idea. No check asks for a cap, but STDIO-29 holds one to its word: no
+// request refused while fewer than MaxInFlight run, and each one beyond
+// answered at once, exactly once, with -32000.
 const MaxInFlight = 256
 
 // Serve runs srv over a pair of pipes: it reads one JSON-RPC message per line

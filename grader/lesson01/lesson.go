@@ -22,7 +22,7 @@ var Lesson = &check.Lesson{
 	Steps:  []check.Step{step1, step2, step3, step4, step5, step6},
 	Unchecked: []check.Claim{
 		{Claim: "logs go to stderr", Where: "concept", How: "stderr is the server's own; the grader never judges it (checklist B5), it only shows its tail in reports"},
-		{Claim: "MaxInFlight caps requests per connection", Where: "serve.go", How: "the starter says no check asks for it"},
+		{Claim: "MaxInFlight caps requests per connection", Where: "serve.go", How: "the starter says no check asks for a cap; STDIO-29 and STDIO-31 hold one to its word"},
 	},
 }
 

@@ -326,6 +326,7 @@ var stdio07 = &check.Check{
 	Hint: check.Hint{
 		Report: "A message with a method and no id is a notification: never answer it, not even with an error for a method you do not know. " +
 			"A message with an id and a result or an error, but no method, is a response to a request of the server's: it is not invalid, and it gets no answer either. " +
+			"Nor does an error response without an id (or with a null one): the client could not read the line it answers. " +
 			"session.Handle returns nil for both: write nothing then.",
 		Question: "What does your server write after a message that has a method but no id, including one for a method it does not know?",
 		Pointer:  "basic/index › Notifications: the receiver MUST NOT send a response. session.Handle returns nil for a notification.",
@@ -337,7 +338,7 @@ var stdio07 = &check.Check{
 	},
 	Claims: []check.Claim{
 		{Claim: "a notification is never answered, not even an unknown one", Where: "concept, step 1", How: "unknown notification, cancellation of an unknown id, a malformed cancellation"},
-		{Claim: "a response from the client gets no answer", Where: "step 1, step 2", How: "a result and an error response to requests the server never sent"},
+		{Claim: "a response from the client gets no answer", Where: "step 1, step 2", How: "a result and an error response to requests the server never sent, and error responses without an id and with a null id (the client's answer to a line it could not read)"},
 	},
 	Checklist: []string{"A6", "D11"},
 	Split:     &check.Split{Rule: "notifications get no reply", Parts: "a reply to a notification breaks the spec; a reply to a response from the client only the course"},
@@ -360,6 +361,11 @@ func checkNotificationsGetNoReply(t *check.T) {
 		// them to, and nothing to answer (the course's rule).
 		s.Send(`{"jsonrpc":"2.0","id":"srv-1","result":{}}`)
 		s.Send(`{"jsonrpc":"2.0","id":"srv-2","error":{"code":-1,"message":"the client could not do it"}}`)
+		// An error response may lack an id, or carry a null one, when the
+		// client could not read the id of what it answers (JSON-RPC 2.0
+		// §5): still a response, still not answered.
+		s.Send(`{"jsonrpc":"2.0","error":{"code":-32700,"message":"Parse error"}}`)
+		s.Send(`{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Invalid Request"}}`)
 		s.Call(`3`, "ping", nil)
 		strayAfter(t, s, "a reply to a response")
 	})
@@ -441,17 +447,26 @@ var stdio25 = &check.Check{
 	}`,
 	},
 	Claims: []check.Claim{
-		{Claim: "serve the last line, and io.EOF after it (ReadBytes returns both)", Where: "step 1", How: "initialize as a last line without newline, then stdin closes"},
+		{Claim: "serve the last line, and io.EOF after it (ReadBytes returns both)", Where: "step 1", How: "initialize as a last line without newline, then stdin closes; and a last line of one byte (7), answered with an error"},
 	},
 	Run: checkLastLineWithoutNewline,
 }
 
 func checkLastLineWithoutNewline(t *check.T) {
-	s := wire.StartStdio(t)
-	// initialize, because a server answers it before it reads on: its
-	// answer does not depend on Serve waiting for requests at end of input
-	// (STDIO-22's business).
-	s.SendRaw(wire.Request(`"last"`, "initialize", wire.InitializeParams(spec.Rev))) // no newline
-	s.CloseStdin()
-	probe.MustResult(t, s.AwaitResponse(wire.T1, `"last"`, "initialize sent as the last line, without a newline, before stdin closed"), "initialize")
+	t.Parallel(func() {
+		s := wire.StartStdio(t)
+		// initialize, because a server answers it before it reads on: its
+		// answer does not depend on Serve waiting for requests at end of input
+		// (STDIO-22's business).
+		s.SendRaw(wire.Request(`"last"`, "initialize", wire.InitializeParams(spec.Rev))) // no newline
+		s.CloseStdin()
+		probe.MustResult(t, s.AwaitResponse(wire.T1, `"last"`, "initialize sent as the last line, without a newline, before stdin closed"), "initialize")
+	}, func() {
+		// A last line of a single byte: JSON, but not a message, so it is
+		// answered at once with an error, whatever its code.
+		s := wire.StartStdio(t)
+		s.SendRaw("7") // no newline
+		s.CloseStdin()
+		awaitVerdict(s, ``, "answer to the last line 7, one byte without a newline, before stdin closed")
+	})
 }

@@ -1,6 +1,8 @@
 package lesson01
 
 import (
+	"encoding/json"
+	"fmt"
 	"time"
 
 	"mcpcourse/grader/check"
@@ -11,10 +13,7 @@ import (
 
 // step2 holds the checks of step 2: decode and validate.
 var step2 = check.Step{
-	Checks: []*check.Check{stdio10, stdio11, stdio12, stdio13},
-	Unchecked: []check.Claim{
-		{Claim: "params null counts as absent", Where: "step 2", How: "JSON-RPC would allow either answer (null is not a structured value), so the course does not require it"},
-	},
+	Checks: []*check.Check{stdio10, stdio11, stdio12, stdio13, stdio27},
 }
 
 var stdio10 = &check.Check{
@@ -129,12 +128,16 @@ var stdio13 = &check.Check{
 	Title: "JSON that is not a valid message gets -32600, not -32700",
 	Spec:  spec.JSONRPCErrors,
 	Course: "JSON-RPC 2.0 defines \"method\" as a String, and an empty one names a method that does not exist: " +
-		"-32601 Method not found is as right as -32600 for it. The course asks -32600, since no method can have that name.",
+		"-32601 Method not found is as right as -32600 for it. The course asks -32600, since no method can have that name. " +
+		"JSON-RPC's -32600 speaks of requests; the course answers a response of the wrong shape with it too (a method beside a result or an error, " +
+		"both a result and an error, neither, a result with a null id or none, an error that is not an object with an integer code), " +
+		"since JSON-RPC 2.0 §5 allows a response exactly one of result and error and the client must learn that it was not read.",
 	Robustness: &spec.ClientInput,
 	Hint: check.Hint{
 		Report: `-32700 is only for text that is not JSON. Valid JSON with the wrong shape ("method": 42 or "", "params": "oops", an id of 1.5 or true, a bare 42, {}) is -32600 Invalid Request, ` +
-			`with the message's id when you could read it, and none when the id itself is the problem.`,
-		Question: "Which error does your server give valid JSON of the wrong shape: \"method\": 42, \"params\": \"oops\", a bare 42, or {}?",
+			`with the message's id when you could read it, and none when the id itself is the problem. ` +
+			`A message without a method is a response: exactly one of "result" and "error", a result with its request's id, an error an object with an integer code; anything else is -32600 too.`,
+		Question: "Which error does your server give valid JSON of the wrong shape: \"method\": 42, \"params\": \"oops\", a bare 42, {}, or a response with both \"result\" and \"error\"?",
 		Pointer:  "JSON-RPC 2.0 §5.1: -32700 only when the text is not JSON; -32600 when it is JSON but not a valid Request object. json.Unmarshal into a struct fails on a type mismatch too, so its error alone cannot tell the two apart.",
 		Near: `json.Valid first (-32700). Then every shape problem is -32600, with the id when you could read it:
 
@@ -146,16 +149,18 @@ var stdio13 = &check.Check{
 	}
 	// "method", when present: a JSON string, not empty
 	// "params", when present and not null: starts with { or [
-	// no "method": exactly one of "result" and "error"`,
+	// no "method": exactly one of "result" and "error"; a result needs an id
+	// an "error" must decode into a jsonrpc.Error (an integer code)`,
 	},
 	Claims: []check.Claim{
 		{Claim: "valid JSON that is not a message gets -32600, with its id when readable: method 42 or \"\", params a string, a bare 42, {}", Where: "step 2"},
 		{Claim: "an id that is not a string or an integer (1.5, true) gets -32600 without an id", Where: "step 2"},
-		{Claim: "a response has exactly one of result and error", Where: "step 2", How: "{\"jsonrpc\":\"2.0\"} gets -32600"},
+		{Claim: "a response has exactly one of result and error", Where: "step 2", How: "{\"jsonrpc\":\"2.0\"} gets -32600; so do a response with both, with neither but an id, a method beside a result or an error, a result with a null id or none, and an error that is not an error object (a string, a code that is a string or 1.5): each wrong in one member only"},
 	},
 	Checklist: []string{"A3", "A7"},
-	Split:     &check.Split{Rule: "an empty method name", Parts: "no answer, or -32700, breaks the spec; -32601 for \"method\": \"\" only the course, which asks -32600"},
-	Run:       checkInvalidShapes,
+	Split: &check.Split{Rule: "an empty method name; responses of the wrong shape", Parts: "no answer, or -32700, breaks the spec; -32601 for \"method\": \"\" only the course, which asks -32600; " +
+		"a response of the wrong shape left unanswered only the course"},
+	Run: checkInvalidShapes,
 }
 
 func checkInvalidShapes(t *check.T) {
@@ -170,22 +175,121 @@ func checkInvalidShapes(t *check.T) {
 		{``, `42`},
 		{``, `{"jsonrpc":"2.0"}`},
 	}
-	for _, c := range cases {
-		s.Send(c.line)
-		var resp *wire.Msg
-		specRule(t, func() { resp = awaitVerdict(s, c.id, "answer to "+c.line) })
-		if c.line == emptyMethod {
-			if code, ok := resp.ErrorCode(); ok && code == -32601 && resp.Problem() == "" {
-				// JSON-RPC allows -32601 for an empty name: only the course asks -32600.
-				probe.ExpectError(t, resp, -32600, c.line)
+	t.Case("requests and notifications of the wrong shape", func() {
+		for _, c := range cases {
+			s.Send(c.line)
+			var resp *wire.Msg
+			specRule(t, func() { resp = awaitVerdict(s, c.id, "answer to "+c.line) })
+			if c.line == emptyMethod {
+				if code, ok := resp.ErrorCode(); ok && code == -32601 && resp.Problem() == "" {
+					// JSON-RPC allows -32601 for an empty name: only the course asks -32600.
+					probe.ExpectError(t, resp, -32600, c.line)
+				}
 			}
+			specRule(t, func() { probe.ExpectError(t, resp, -32600, c.line) })
 		}
-		specRule(t, func() { probe.ExpectError(t, resp, -32600, c.line) })
-	}
-	specRule(t, func() { stillServing(t, s, `10`) })
+		specRule(t, func() { stillServing(t, s, `10`) })
+	})
+	t.Case("responses of the wrong shape", func() {
+		// A message that is neither a valid request, a notification nor a
+		// valid response: a method beside a result, both a result and an
+		// error, a result with a null id, an error that is not an error
+		// object. Each one alone, the others right, so that only the rule
+		// under test refuses it. JSON-RPC's -32600 speaks of requests; that
+		// a response of the wrong shape gets it too is the course's rule.
+		for _, c := range badResponses {
+			s.Send(c.line)
+			resp := awaitVerdict(s, c.id, "answer to "+c.line)
+			probe.ExpectError(t, resp, -32600, c.line)
+		}
+		stillServing(t, s, `12`)
+	})
+}
+
+// badResponses are messages that are neither a valid request nor a valid
+// response, each wrong in one member only, with the id an answer may echo.
+var badResponses = []struct{ id, line string }{
+	{`"r1"`, `{"jsonrpc":"2.0","id":"r1","method":"ping","result":{}}`},
+	{`"r2"`, `{"jsonrpc":"2.0","id":"r2","method":"ping","error":{"code":1,"message":"m"}}`},
+	{`"r3"`, `{"jsonrpc":"2.0","id":"r3","result":{},"error":{"code":1,"message":"m"}}`},
+	{`"r4"`, `{"jsonrpc":"2.0","id":"r4"}`},
+	{``, `{"jsonrpc":"2.0","id":null,"result":{}}`},
+	{``, `{"jsonrpc":"2.0","result":{}}`},
+	{`"r5"`, `{"jsonrpc":"2.0","id":"r5","error":"it failed"}`},
+	{`"r6"`, `{"jsonrpc":"2.0","id":"r6","error":{"code":"x","message":"m"}}`},
+	{`"r7"`, `{"jsonrpc":"2.0","id":"r7","error":{"code":1.5,"message":"m"}}`},
 }
 
 // emptyMethod is a request whose method is the empty string: JSON-RPC
 // reads it as a method that does not exist (-32601), the course as an
 // invalid request (-32600).
 const emptyMethod = `{"jsonrpc":"2.0","id":11,"method":""}`
+
+var stdio27 = &check.Check{
+	ID: "STDIO-27", Step: 2, Severity: check.Must, Budget: 5 * time.Second,
+	Title: "a valid message is served in every form JSON allows: params null or {}, members in any order, white space between tokens",
+	Spec:  messagesRule("All messages between MCP clients and servers MUST follow the JSON-RPC 2.0 specification"),
+	Course: "JSON-RPC 2.0 §4.2 says \"params\" MAY be omitted, and is silent on \"params\": null; encoders that write a null for no params are common. " +
+		"The course requires null to count as absent: a request with it is served, a notification with it is not answered. " +
+		"MCP's methods take their params as an object, but an array is JSON-RPC's by-position form: the course requires it to pass validation (a method may still answer -32602).",
+	Hint: check.Hint{
+		Report: `Validation must refuse only what is wrong. "params": null means no params (isNull before you look at its first byte), JSON members come in any order, ` +
+			`and white space may sit between any two tokens: a request written so is served like any other, and a notification so written is still not answered.`,
+		Question: `Does your Decode refuse anything a JSON-RPC client may send: "params": null, "method" before "jsonrpc", spaces and tabs around the colons?`,
+		Pointer:  "RFC 8259 §2: insignificant white space is allowed before or after any token, and an object's members are unordered. JSON-RPC 2.0 §4.2: params MAY be omitted; the course reads null as omitted (lesson 01, step 2).",
+		Near: `Decode the members as json.RawMessage (their order and spacing do not matter then), and skip a null params:
+
+	if raw.Params != nil && !isNull(raw.Params) {
+		// only now must it start with { or [
+	}`,
+	},
+	Early:      1,
+	Robustness: &spec.ClientInput,
+	Claims: []check.Claim{
+		{Claim: "params null counts as absent", Where: "step 2", How: "a ping with \"params\": null is answered {}, a notification with it gets nothing"},
+		{Claim: "params may be an array (JSON-RPC's by-position form): not -32600", Where: "step 2", How: "a ping with \"params\": [] gets its result, or at most -32602"},
+		{Claim: "validation refuses nothing valid: members in any order, white space between tokens, \"params\": {}", Where: "step 2", How: "pings so written are answered, then no stray line"},
+	},
+	Checklist: []string{"A1", "A6"},
+	Split:     &check.Split{Rule: "valid messages", Parts: "refusing members in another order, white space or \"params\": {} breaks JSON-RPC; refusing \"params\": null or [], or answering a notification with null params, only the course"},
+	Run:       checkValidForms,
+}
+
+func checkValidForms(t *check.T) {
+	s := wire.StartStdio(t)
+	s.Initialize(spec.Rev)
+	pong := func(id, line string) {
+		s.Send(line)
+		resp := awaitVerdict(s, id, "answer to "+line)
+		if resp.Error != nil || !wire.SameJSON(resp.Result, json.RawMessage(`{}`)) {
+			t.Fail(check.Failure{What: "a valid ping was not answered with an empty result: " + line,
+				Got: check.Quote(string(resp.Raw)), Want: fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,"result":{}}`, id)})
+		}
+	}
+	t.Case("members in any order, white space, params {}", func() {
+		defer t.SpecRule()()
+		pong(`21`, `{"jsonrpc":"2.0","id":21,"method":"ping","params":{}}`)
+		pong(`22`, `{"method":"ping","id":22,"jsonrpc":"2.0"}`)
+		pong(`23`, "{ \"jsonrpc\" : \"2.0\" ,\t\"id\" :\t23 , \"method\" : \"ping\" , \"params\" : { } }")
+		s.Send("{\"jsonrpc\":\"2.0\" , \"method\" : \"notifications/grader-unknown\" }")
+		stillServing(t, s, `24`)
+		strayAfter(t, s, "an answer to a valid notification")
+	})
+	t.Case(`"params": null, or an array`, func() {
+		pong(`25`, `{"jsonrpc":"2.0","id":25,"method":"ping","params":null}`)
+		// JSON-RPC's params may be an array too: valid, even where MCP's
+		// methods take an object. A method may refuse it (-32602), but it
+		// is not an invalid request.
+		line := `{"jsonrpc":"2.0","id":27,"method":"ping","params":[]}`
+		s.Send(line)
+		if resp := awaitVerdict(s, `27`, "answer to "+line); resp.Error != nil {
+			if code, _ := resp.ErrorCode(); code != -32602 {
+				t.Fail(check.Failure{What: "a ping whose params is an array, which JSON-RPC allows, was refused as an invalid message",
+					Got: check.Quote(string(resp.Raw)), Want: `{"jsonrpc":"2.0","id":27,"result":{}} (or, at most, -32602 Invalid params)`})
+			}
+		}
+		s.Send(`{"jsonrpc":"2.0","method":"notifications/grader-unknown","params":null}`)
+		stillServing(t, s, `26`)
+		strayAfter(t, s, `an answer to a notification with "params": null`)
+	})
+}

@@ -13,9 +13,9 @@ import (
 
 // step3 holds the checks of step 3: framing that survives real clients.
 var step3 = check.Step{
-	Checks: []*check.Check{stdio14, stdio15},
+	Checks: []*check.Check{stdio14, stdio15, stdio28},
 	Unchecked: []check.Claim{
-		{Claim: "lines over MaxMessageBytes are answered -32600 and skipped, never held whole", Where: "step 3 (optional)", How: "an optional refactor in the lesson; not required of learners"},
+		{Claim: "lines over MaxMessageBytes are refused, never held whole", Where: "step 3 (optional)", How: "an optional refactor in the lesson; not required of learners (STDIO-28 only holds a cap to its word)"},
 	},
 }
 
@@ -95,4 +95,158 @@ func checkCRLFAndBlankLines(t *check.T) {
 	s.AwaitResponse(wire.T1, `2`, "ping sent with a CRLF line ending")
 	s.AwaitResponse(wire.T1, `3`, "ping sent after blank lines")
 	strayAfter(t, s, "an answer to a blank line")
+}
+
+var stdio28 = &check.Check{
+	ID: "STDIO-28", Step: 3, Severity: check.Must, Budget: 40 * time.Second,
+	Title: "a line is one message, whatever its length: a line of MaxMessageBytes is served, and no part of a longer one is",
+	Spec:  stdioRule("Messages are delimited by newlines"),
+	Course: "The spec sets no size limit. The course's starter names MaxMessageBytes (16 MiB) the longest line a server must accept; " +
+		"a server may refuse longer lines, and then it must refuse every line beyond MaxMessageBytes, a last line without a newline included, " +
+		"and none up to it.",
+	Hint: check.Hint{
+		Report: "Only a newline ends a message. A line of exactly MaxMessageBytes bytes is served. If you cap lines, answer a longer one with one error and skip all of it, " +
+			"up to its newline: never serve its first MaxMessageBytes bytes, nor what follows the point where you gave up, as messages of their own. " +
+			"Measure the line without its newline, and count a last line without one the same way.",
+		Question: "When a line passes your cap, what happens to the bytes you have not read yet: are they skipped up to the newline, or read as the next line? And is a line of exactly MaxMessageBytes bytes under your cap or over it?",
+		Pointer: "basic/transports › stdio: messages are delimited by newlines, so one line is one message, however long. bufio.Reader.ReadSlice('\\n') returns bufio.ErrBufferFull " +
+			"for every full buffer of a long line: keep reading (and discarding) until the chunk that ends with the newline. Lesson 01, deep dives, step 3.",
+		Near: `	for {
+		chunk, err := r.ReadSlice('\n')
+		if !l.tooLong {
+			if len(l.data)+len(bytes.TrimSuffix(chunk, []byte("\n"))) > MaxMessageBytes {
+				l = line{tooLong: true} // drop what was kept, keep reading to the newline
+			} else {
+				l.data = append(l.data, chunk...)
+			}
+		}
+		if err == bufio.ErrBufferFull {
+			continue // the same line goes on
+		}
+		// …
+	}`,
+	},
+	Early: 1,
+	Claims: []check.Claim{
+		{Claim: "a line of exactly MaxMessageBytes bytes is served", Where: "step 3", How: "a ping padded to 16 MiB"},
+		{Claim: "no part of a line is served as a message: not its head, nor its tail after a cap gives up", Where: "step 3",
+			How: "a ping followed by white space past the cap, and white space past the cap followed by a ping: each gets one error and nothing else"},
+		{Claim: "a cap, if any, starts right after MaxMessageBytes", Where: "step 3",
+			How: "pings padded to MaxMessageBytes+1 and to twice MaxMessageBytes, and to MaxMessageBytes+1 as a last line without a newline: all served, or all refused; a last line of exactly MaxMessageBytes is served"},
+	},
+	Checklist: []string{"B2"},
+	Run:       checkLineIsOneMessage,
+}
+
+// maxMessageBytes is the starter's MaxMessageBytes: the longest line a
+// server must accept.
+const maxMessageBytes = 16 << 20
+
+// paddedPing is a ping with the given id (its JSON text), padded with a
+// params member to exactly n bytes.
+func paddedPing(id string, n int) string {
+	head := `{"jsonrpc":"2.0","id":` + id + `,"method":"ping","params":{"pad":"`
+	const tail = `"}}`
+	return head + strings.Repeat("a", n-len(head)-len(tail)) + tail
+}
+
+func checkLineIsOneMessage(t *check.T) {
+	s := wire.StartStdio(t)
+	s.Initialize(spec.Rev)
+	// verdict sends one long line and returns its one answer: a response
+	// to id, or an error without an id. A second answer to the same line
+	// shows after the ping that follows it.
+	marker := 0
+	verdict := func(line, id, what string) *wire.Msg {
+		s.Send(line)
+		// Decoding 16 MiB takes a server built with -race seconds, more
+		// on a loaded machine.
+		resp := s.Await(4*wire.T2, "answer to "+what, func(m *wire.Msg) bool {
+			return m.Method == nil && ((m.HasNoID() && m.Error != nil) || m.IsResponseTo(id))
+		})
+		marker++
+		stillServing(t, s, fmt.Sprintf(`"after-%d"`, marker))
+		strayAfter(t, s, "a second answer to "+what)
+		return resp
+	}
+	served := func(resp *wire.Msg) bool { return resp.Error == nil && !resp.HasNoID() }
+
+	t.Case("a line of exactly MaxMessageBytes", func() {
+		what := fmt.Sprintf("a ping of exactly %d bytes (MaxMessageBytes)", maxMessageBytes)
+		if resp := verdict(paddedPing(`"at-cap"`, maxMessageBytes), `"at-cap"`, what); !served(resp) {
+			t.Fail(check.Failure{What: what + " was refused: MaxMessageBytes is the longest line a server must accept",
+				Got: check.Quote(string(resp.Raw)), Want: `{"jsonrpc":"2.0","id":"at-cap","result":{}}`})
+		}
+	})
+
+	// Two lines past the cap, each with a whole message at one end. The
+	// line's length is a multiple of 64 KiB, less its newline, so that a
+	// reader that gives up at a buffer's edge resumes on a message.
+	const past = maxMessageBytes + 2<<16 - 1
+	head := wire.Request(`"head"`, "ping", nil)
+	tail := wire.Request(`"tail"`, "ping", nil)
+	for _, c := range []struct{ id, line, what string }{
+		{`"head"`, head + strings.Repeat(" ", past-len(head)-1) + "x",
+			fmt.Sprintf("a line of %d bytes: a ping, then white space, then an x", past)},
+		{`"tail"`, "x" + strings.Repeat(" ", past-len(tail)-1) + tail,
+			fmt.Sprintf("a line of %d bytes: an x, then white space, then a ping", past)},
+	} {
+		t.Case("no part of a line served: "+c.id, func() {
+			defer t.SpecRule()() // one line, one message: the spec's framing
+			if resp := verdict(c.line, c.id, c.what); served(resp) {
+				t.Fail(check.Failure{What: c.what + ", was served as a message: part of a line was read as a message of its own",
+					Got: check.Quote(string(resp.Raw)), Want: "one error without an id (the line is not one message), and nothing else"})
+			}
+		})
+	}
+
+	t.Case("a cap starts right after MaxMessageBytes", func() {
+		justOver := fmt.Sprintf("a ping of %d bytes (MaxMessageBytes+1)", maxMessageBytes+1)
+		over := verdict(paddedPing(`"over"`, maxMessageBytes+1), `"over"`, justOver)
+		// Twice MaxMessageBytes and more: past any cap a little too high.
+		farWhat := fmt.Sprintf("a ping of %d bytes (twice MaxMessageBytes, and 64 KiB)", 2*maxMessageBytes+1<<16)
+		far := verdict(paddedPing(`"far"`, 2*maxMessageBytes+1<<16), `"far"`, farWhat)
+		if served(over) != served(far) {
+			t.Fail(check.Failure{What: fmt.Sprintf("%s was %s, but %s was %s: a cap must start right after MaxMessageBytes", justOver, servedOr(over), farWhat, servedOr(far)),
+				Want: "both served (no cap), or both refused"})
+		}
+		// The same line as the last one, without a newline: a last line
+		// is measured like any other.
+		e := wire.StartStdio(t)
+		e.Initialize(spec.Rev)
+		e.SendRaw(paddedPing(`"last"`, maxMessageBytes+1))
+		e.CloseStdin()
+		lastWhat := justOver + ", sent as the last line, without a newline"
+		last := e.Await(4*wire.T2, "answer to "+lastWhat, func(m *wire.Msg) bool {
+			return m.Method == nil && ((m.HasNoID() && m.Error != nil) || m.IsResponseTo(`"last"`))
+		})
+		if served(last) != served(far) {
+			t.Fail(check.Failure{What: fmt.Sprintf("%s was %s, but %s was %s: a last line must be measured like any other", lastWhat, servedOr(last), farWhat, servedOr(far)),
+				Want: "both served (no cap), or both refused"})
+		}
+		// And a last line of exactly MaxMessageBytes is served. (Not on a
+		// -race build: decoding 16 MiB once more there takes seconds of
+		// the CPU the lesson's other checks share.)
+		if raceBuilt(t) {
+			return
+		}
+		e = wire.StartStdio(t)
+		e.Initialize(spec.Rev)
+		e.SendRaw(paddedPing(`"last-at-cap"`, maxMessageBytes))
+		e.CloseStdin()
+		atCapWhat := fmt.Sprintf("a ping of exactly %d bytes (MaxMessageBytes), sent as the last line, without a newline", maxMessageBytes)
+		if resp := e.Await(4*wire.T2, "answer to "+atCapWhat, func(m *wire.Msg) bool {
+			return m.Method == nil && ((m.HasNoID() && m.Error != nil) || m.IsResponseTo(`"last-at-cap"`))
+		}); !served(resp) {
+			t.Fail(check.Failure{What: atCapWhat + " was refused: MaxMessageBytes is the longest line a server must accept, the last one too",
+				Got: check.Quote(string(resp.Raw)), Want: `{"jsonrpc":"2.0","id":"last-at-cap","result":{}}`})
+		}
+	})
+}
+
+func servedOr(resp *wire.Msg) string {
+	if resp.Error == nil && !resp.HasNoID() {
+		return "served"
+	}
+	return "refused"
 }

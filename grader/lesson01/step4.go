@@ -3,6 +3,7 @@ package lesson01
 import (
 	"encoding/json"
 	"fmt"
+	"os"
 	"strings"
 	"time"
 
@@ -14,7 +15,7 @@ import (
 
 // step4 holds the checks of step 4: many requests at once.
 var step4 = check.Step{
-	Checks: []*check.Check{stdio16, stdio17, stdio18, stdio19},
+	Checks: []*check.Check{stdio16, stdio17, stdio18, stdio19, stdio29, stdio33},
 }
 
 var stdio16 = &check.Check{
@@ -270,5 +271,251 @@ func checkNoInterleaving(t *check.T) {
 			t.Fail(check.Failure{What: fmt.Sprintf("echo (id %s) came back altered", id), Got: check.Quote(got)})
 		}
 		delete(texts, id)
+	}
+}
+
+var stdio29 = &check.Check{
+	ID: "STDIO-29", Step: 4, Severity: check.Must, Budget: 10 * time.Second,
+	Title: "with MaxInFlight requests running, the next ones are answered at once, each exactly once, and a cancellation still gets through",
+	Spec:  check.Spec{Rev: spec.Rev, Section: "basic/utilities/cancellation › Behavior Requirements", Quote: "Receivers of cancellation notifications SHOULD: Stop processing the cancelled request"},
+	Course: "A server may cap the requests it runs at once; the starter names the cap MaxInFlight (256). The course requires the reading loop never to wait for a place: " +
+		"a request beyond the cap is served, or refused at once with one -32000 error, never both, and every request beyond it is treated alike, none at or below it refused. " +
+		"A cancellation sent then must still stop its request.",
+	Hint: check.Hint{
+		Report: "Never block the reading goroutine on a full house. Reserve a place without waiting (select with a default); when none is free, answer the request at once " +
+			"with a -32000 error and do not run it. A request that got its refusal must not also get a result.",
+		Question: "When MaxInFlight requests are running and another arrives, does your loop wait for a place (and stop reading cancellations), or answer at once? And after refusing it, does it still run it?",
+		Pointer:  "JSON-RPC 2.0 §5: one response per request; -32000 to -32099 are server-defined errors. basic/utilities/cancellation: a cancellation can only stop a request while the server still reads. Lesson 01, step 4.",
+		Near: `	func (c *conn) admit(id jsonrpc.ID) bool {
+		select {
+		case c.slots <- struct{}{}:
+			c.inflight.Add(1)
+			return true
+		default: // full: answer now, and do not run it
+			c.out.send(jsonrpc.NewErrorResponse(id, jsonrpc.NewError(-32000, "server busy")))
+			return false
+		}
+	}
+
+	if !c.admit(*msg.ID) {
+		return // refused: nothing runs
+	}`,
+	},
+	Claims: []check.Claim{
+		{Claim: "with MaxInFlight requests running, the next ones are answered at once, exactly once: all served, or all refused with -32000; none of the first MaxInFlight refused", Where: "step 4",
+			How: "256 three-second countdowns, then a ping and three echoes"},
+		{Claim: "a cancellation still reaches its request when MaxInFlight are running", Where: "step 4", How: "the first countdown, cancelled after the probes, sends no more progress and no response"},
+	},
+	Checklist: []string{"A9", "D11"},
+	Run:       checkFullHouse,
+}
+
+// maxInFlight is the starter's MaxInFlight: the requests a server may cap
+// at, and must allow.
+const maxInFlight = 256
+
+// fillHouse starts maxInFlight countdowns of 3 s (ids "c0" … "c255"), as
+// one write, and returns their ids. The first one reports its progress
+// with token0, unless that is "".
+func fillHouse(s *wire.Stdio, token0 string) map[string]bool {
+	ids := map[string]bool{}
+	var b strings.Builder
+	for i := 0; i < maxInFlight; i++ {
+		id, token := fmt.Sprintf(`"c%d"`, i), any(nil)
+		if i == 0 && token0 != "" {
+			token = token0
+		}
+		ids[id] = true
+		b.WriteString(wire.Request(id, "tools/call", wire.ToolCall("countdown", map[string]any{"from": 30, "interval_ms": 100}, token)) + "\n")
+	}
+	s.SendRaw(b.String())
+	return ids
+}
+
+// busyOrServed reads the one answer to each request of ids, the first within
+// d, and fails the check unless each is a result or a -32000 error, all of
+// them alike.
+func busyOrServed(t *check.T, s *wire.Stdio, d time.Duration, ids []string, what string) {
+	deadline := time.Now().Add(d)
+	var kinds []string
+	first := ""
+	for _, id := range ids {
+		resp := s.Await(time.Until(deadline), fmt.Sprintf("answer to %s (id %s), sent while %d countdowns run", what, id, maxInFlight),
+			func(m *wire.Msg) bool { return m.IsResponseTo(id) })
+		kind := "served"
+		if resp.Error != nil {
+			kind = "refused"
+			if code, _ := resp.ErrorCode(); code != -32000 {
+				t.Fail(check.Failure{What: fmt.Sprintf("%s (id %s), sent while %d requests run, got an error other than the busy refusal", what, id, maxInFlight),
+					Got: check.Quote(string(resp.Raw)), Want: "its result, or a -32000 error"})
+			}
+		}
+		if first == "" {
+			first = kind
+		}
+		kinds = append(kinds, id+" "+kind)
+		if kind != first {
+			t.Fail(check.Failure{What: fmt.Sprintf("requests beyond MaxInFlight (%d) were not treated alike: %s", maxInFlight, strings.Join(kinds, ", ")),
+				Want: "all served (no cap), or all refused with -32000 (a cap at MaxInFlight)"})
+		}
+	}
+}
+
+// judgeFullHouse fails the check if one of lines refuses one of the first
+// maxInFlight requests (a cap must allow MaxInFlight), or answers a probe
+// (already answered) a second time.
+func judgeFullHouse(t *check.T, lines []wire.Line, house map[string]bool, probes []string) {
+	for _, l := range lines {
+		if l.Msg == nil {
+			continue
+		}
+		if l.Msg.Error != nil && house[string(l.Msg.ID)] {
+			t.Fail(check.Failure{What: fmt.Sprintf("countdown %s, one of the first %d requests, was refused: a server must allow MaxInFlight requests at once", l.Msg.ID, maxInFlight),
+				Got: check.Quote(l.Text), Want: "all of them running"})
+		}
+		if isResponseToOne(l.Msg, probes) {
+			t.Fail(check.Failure{What: fmt.Sprintf("request %s got a second response", l.Msg.ID), Got: check.Quote(l.Text), Want: "one response per request"})
+		}
+	}
+}
+
+func isResponseToOne(m *wire.Msg, ids []string) bool {
+	for _, id := range ids {
+		if m.IsResponseTo(id) {
+			return true
+		}
+	}
+	return false
+}
+
+func checkFullHouse(t *check.T) {
+	s := wire.StartStdio(t)
+	s.Initialize(spec.Rev)
+	house := fillHouse(s, "pc0")
+	probes := []string{`"p1"`, `"x1"`, `"x2"`, `"x3"`}
+	var b strings.Builder
+	b.WriteString(wire.Request(probes[0], "ping", nil) + "\n")
+	for _, id := range probes[1:] {
+		b.WriteString(wire.Request(id, "tools/call", wire.ToolCall("echo", map[string]any{"text": "beyond the cap"}, nil)) + "\n")
+	}
+	s.SendRaw(b.String())
+	// The countdowns run 3 s: every probe must be answered long before.
+	busyOrServed(t, s, time.Second, probes, "a request")
+
+	// The first countdown is cancelled now: with the house full, the
+	// cancellation must still be read at once and stop it.
+	s.Send(wire.Notification("notifications/cancelled", map[string]any{"requestId": "c0", "reason": "the grader changed its mind"}))
+	s.Pause(300 * time.Millisecond)                                      // a notification already on its way is fine
+	s.Within(50*time.Millisecond, func(*wire.Msg) bool { return false }) // take what came meanwhile
+	judgeFullHouse(t, s.Pending(), house, probes)
+	cancelled := func(m *wire.Msg) bool {
+		token, _, ok := probe.ProgressOf(m)
+		return m.IsResponseTo(`"c0"`) || (ok && token == `"pc0"`)
+	}
+	if m := s.Within(700*time.Millisecond, cancelled); m != nil {
+		t.Fail(check.Failure{What: "countdown c0, cancelled while MaxInFlight requests ran, went on: the cancellation was not read while the house was full",
+			Got: check.Quote(string(m.Raw)), Want: "no progress and no response for c0, 300 ms after notifications/cancelled"})
+	}
+	// A refusal is the request's one answer: nothing more may come for the
+	// probes, however the countdowns end.
+	judgeFullHouse(t, s.Pending(), house, probes)
+	if m := s.Within(wire.Q, func(m *wire.Msg) bool { return isResponseToOne(m, probes) }); m != nil {
+		t.Fail(check.Failure{What: fmt.Sprintf("request %s got a second response", m.ID), Got: check.Quote(string(m.Raw)), Want: "one response per request"})
+	}
+	judgeFullHouse(t, s.Pending(), house, probes)
+}
+
+var stdio33 = &check.Check{
+	ID: "STDIO-33", Step: 4, Severity: check.Must, Budget: 40 * time.Second,
+	Title: "a finished request leaves nothing behind: 10 000 pings later, the server's memory has hardly grown",
+	Spec:  check.Spec{Rev: spec.Rev, Section: "basic/transports › stdio", Quote: "The server reads JSON-RPC messages from its standard input (stdin) and sends messages to its standard output (stdout)"},
+	Course: "The spec says nothing of resources. The course requires a server to serve for as long as its client likes: " +
+		"a goroutine, a buffer or a map entry kept for each finished request adds up, so after 10 000 pings its memory (resident set) " +
+		"must not have grown by 40 MiB or more (the reference grows by a few; a goroutine left per request, by about 50).",
+	Hint: check.Hint{
+		Report: "Something stays behind for every request: usually a goroutine that never ends (one waiting on a channel nobody sends to, " +
+			"or on the connection's context, which lives as long as the server), or a map of requests that is never cleaned. Let each request's goroutine end, " +
+			"or go back to a bounded pool, when its response is written.",
+		Question: "When a request has been answered, what of it is still alive in your server: its goroutine, a channel, an entry in a map?",
+		Pointer:  "A goroutine blocked for ever is never collected, nor is what it refers to. runtime.NumGoroutine (or go test -run with a goroutine count) shows the pile-up. Lesson 01, step 4.",
+		Near: `Each request on a goroutine that ends when its response is written:
+
+	c.wg.Add(1)
+	go func() {
+		defer c.wg.Done()
+		if resp := c.session.Handle(ctx, msg, c); resp != nil {
+			c.send(resp)
+		}
+	}() // returns: nothing left behind
+
+If you keep idle workers, bound them, and let them take the next request.`,
+	},
+	Early: 1,
+	Claims: []check.Claim{
+		{Claim: "a finished request leaves nothing behind (no goroutine, no buffer, no map entry)", Where: "step 4",
+			How: "the server's resident memory (/proc/PID/status), after 5 000 pings and after 10 000 more, in rounds of 2 500 sent at once"},
+	},
+	Run: checkNothingLeftBehind,
+}
+
+// rssKiB returns the resident memory of the process pid, in KiB, from
+// /proc (Linux only).
+func rssKiB(pid int) (int, bool) {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		return 0, false
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if rest, ok := strings.CutPrefix(line, "VmRSS:"); ok {
+			var kib int
+			if _, err := fmt.Sscanf(strings.TrimSpace(rest), "%d", &kib); err == nil {
+				return kib, true
+			}
+		}
+	}
+	return 0, false
+}
+
+func checkNothingLeftBehind(t *check.T) {
+	s := wire.StartStdio(t)
+	s.Initialize(spec.Rev)
+	t.SetRepro(func() string {
+		return fmt.Sprintf(`{ printf '%%s\n' '%s'; for i in $(seq 20000); do printf '{"jsonrpc":"2.0","id":%%d,"method":"ping"}\n' $i; done; sleep 2; } | %s >/dev/null & sleep 1; grep VmRSS /proc/$!/status`,
+			wire.Request(`1`, "initialize", wire.InitializeParams(spec.Rev)), t.Target.Invocation())
+	})
+	id := 0
+	pings := func(n int) {
+		var b strings.Builder
+		for i := 0; i < n; i++ {
+			id++
+			b.WriteString(wire.Request(fmt.Sprint(id), "ping", nil) + "\n")
+		}
+		sent := s.SendRawAsync(b.String())
+		for i := 0; i < n; i++ {
+			s.AwaitLine(2*wire.T2, fmt.Sprintf("%d more answers to pings sent at once", n-i), func(l wire.Line) bool { return l.Msg != nil && l.Msg.IsResponse() })
+		}
+		sent()
+	}
+	// The runtime's own memory grows first (more so under -race): measure
+	// from there.
+	pings(2500)
+	pings(2500)
+	if raceBuilt(t) {
+		// A -race build keeps shadow memory for what it allocates: its
+		// resident set says nothing about leaks. It served the pings; that
+		// is all this check can say of it.
+		return
+	}
+	before, ok := rssKiB(s.Proc.PID())
+	if !ok {
+		t.CannotRun("no /proc/PID/status to read the server's memory from (not Linux)")
+	}
+	for round := 0; round < 4; round++ {
+		pings(2500)
+	}
+	after, _ := rssKiB(s.Proc.PID())
+	if grown := after - before; grown >= 40<<10 {
+		t.Fail(check.Failure{What: fmt.Sprintf("after 10 000 pings, each answered, the server's resident memory grew from %d MiB to %d MiB: something stays behind for every finished request", before>>10, after>>10),
+			Want: "less than 40 MiB of growth (the reference grows by a few MiB)"})
 	}
 }

@@ -30,7 +30,8 @@ var lesson01 = []*Variant{
 		Name: "pretty-printed-output", Lesson: "01",
 		Kills: []string{"STDIO-01", "STDIO-02", "STDIO-03", "STDIO-04", "STDIO-05", "STDIO-06", "STDIO-07", "STDIO-08", "STDIO-09",
 			"STDIO-10", "STDIO-11", "STDIO-12", "STDIO-13", "STDIO-14", "STDIO-15", "STDIO-16", "STDIO-17", "STDIO-18",
-			"STDIO-19", "STDIO-20", "STDIO-21", "STDIO-22", "STDIO-23", "STDIO-24", "STDIO-25", "STDIO-26"},
+			"STDIO-19", "STDIO-20", "STDIO-21", "STDIO-22", "STDIO-23", "STDIO-24", "STDIO-25", "STDIO-26", "STDIO-27", "STDIO-28",
+			"STDIO-29", "STDIO-30", "STDIO-31", "STDIO-32"},
 		Mistake: "indents its JSON, so one message spans many lines",
 		Edits: []Edit{{File: stdioWriter,
 			Old: `	enc.SetEscapeHTML(false) // keep "<" as "<": valid either way, but easier to read`,
@@ -39,9 +40,10 @@ var lesson01 = []*Variant{
 	},
 	{
 		Name: "split-writes", Lesson: "01", Kills: []string{"STDIO-19"}, Racy: true,
-		// STDIO-06 sends many requests at once too, and a merged line there
-		// is the same mistake, seen when the writes happen to interleave.
-		MayKill: []string{"STDIO-06"},
+		// STDIO-06, STDIO-32 and STDIO-33 send many requests at once too,
+		// and a merged line there is the same mistake, seen when the writes
+		// happen to interleave.
+		MayKill: []string{"STDIO-06", "STDIO-32", "STDIO-33"},
 		Mistake: "locks each Write, but writes a message and its newline with two of them",
 		Edits: []Edit{
 			{File: stdioWriter,
@@ -76,7 +78,7 @@ var lesson01 = []*Variant{
 
 	// Reading.
 	{
-		Name: "default-scanner-buffer", Lesson: "01", Kills: []string{"STDIO-14"},
+		Name: "default-scanner-buffer", Lesson: "01", Kills: []string{"STDIO-14", "STDIO-28", "STDIO-32"},
 		Mistake: "reads stdin with a bufio.Scanner and its default 64 KiB buffer",
 		Edits: []Edit{{File: stdioServe,
 			Old: `	r := bufio.NewReaderSize(in, 64<<10)
@@ -173,7 +175,7 @@ var lesson01 = []*Variant{
 
 	// Concurrency.
 	{
-		Name: "serial-requests", Lesson: "01", Kills: []string{"STDIO-16", "STDIO-18", "STDIO-23"},
+		Name: "serial-requests", Lesson: "01", Kills: []string{"STDIO-16", "STDIO-18", "STDIO-20", "STDIO-23", "STDIO-29", "STDIO-31"},
 		Mistake: "runs each request to the end before reading the next line",
 		Edits: []Edit{{File: stdioServe,
 			Old: `		c.run(func() {
@@ -191,7 +193,7 @@ var lesson01 = []*Variant{
 		}},
 	},
 	{
-		Name: "no-peer", Lesson: "01", Kills: []string{"STDIO-17"},
+		Name: "no-peer", Lesson: "01", Kills: []string{"STDIO-17", "STDIO-23"},
 		Mistake: "gives the session no Peer, so progress notifications go nowhere",
 		Edits: []Edit{{File: stdioServe,
 			Old: `			defer c.release()
@@ -208,14 +210,14 @@ var lesson01 = []*Variant{
 		Edits:   editBatchesAtEveryVersion,
 	},
 	{
-		Name: "no-batches", Lesson: "01", Kills: []string{"STDIO-20", "STDIO-26"},
+		Name: "no-batches", Lesson: "01", Kills: []string{"STDIO-20", "STDIO-26", "STDIO-30", "STDIO-32"},
 		Mistake: "refuses JSON-RPC batches even at 2025-03-26, which requires them",
 		Edits:   editNoBatches,
 	},
 
 	// Shutting down.
 	{
-		Name: "hang-on-eof", Lesson: "01", Kills: []string{"STDIO-22"},
+		Name: "hang-on-eof", Lesson: "01", Kills: []string{"STDIO-22", "STDIO-30"},
 		Mistake: "waits for more input after stdin has ended",
 		Edits: []Edit{{File: stdioServe,
 			Old: `		l, err := readLine(r)
@@ -229,7 +231,7 @@ var lesson01 = []*Variant{
 		}},
 	},
 	{
-		Name: "drop-in-flight-on-eof", Lesson: "01", Kills: []string{"STDIO-22"},
+		Name: "drop-in-flight-on-eof", Lesson: "01", Kills: []string{"STDIO-22", "STDIO-30"},
 		Mistake: "returns at end of stdin without waiting for the requests still running",
 		Edits: []Edit{{File: stdioServe,
 			Old: `			select {
@@ -308,7 +310,7 @@ var lesson01 = []*Variant{
 		}},
 	},
 	{
-		Name: "buffered-progress", Lesson: "01", Kills: []string{"STDIO-17"},
+		Name: "buffered-progress", Lesson: "01", Kills: []string{"STDIO-17", "STDIO-20", "STDIO-23"},
 		Mistake: "wraps stdout in a bufio.Writer and flushes it after each response only, so progress notifications wait for the response",
 		Edits: []Edit{
 			{File: stdioWriter,
@@ -327,10 +329,13 @@ var lesson01 = []*Variant{
 		},
 	},
 	{
-		Name: "drops-last-line-without-newline", Lesson: "01", Kills: []string{"STDIO-25"},
+		Name: "drops-last-line-without-newline", Lesson: "01", Kills: []string{"STDIO-25", "STDIO-28"},
 		Mistake: "treats io.EOF as the end before serving the data read with it, so a last line without a newline is lost",
 		Edits: []Edit{{File: stdioServe,
 			Old: `		case err == io.EOF && (len(l.data) > 0 || l.tooLong):
+			if len(l.data) > MaxMessageBytes { // a last line has no newline to allow for
+				l = line{tooLong: true}
+			}
 			return l, nil
 `,
 			New: ``,
@@ -383,7 +388,7 @@ var lesson01 = []*Variant{
 		Edits:   editServerInfoSpelling,
 	},
 	{
-		Name: "always-latest-version", Lesson: "01", Kills: []string{"STDIO-02", "STDIO-20", "STDIO-26"},
+		Name: "always-latest-version", Lesson: "01", Kills: []string{"STDIO-02", "STDIO-20", "STDIO-26", "STDIO-30", "STDIO-32"},
 		Mistake: "answers initialize with its own latest version, whatever the client asked for",
 		Edits: []Edit{{File: mcpVersions,
 			Old: `	if v, ok := LookupVersion(requested); ok {
@@ -394,7 +399,7 @@ var lesson01 = []*Variant{
 		}},
 	},
 	{
-		Name: "ping-returns-null", Lesson: "01", Kills: []string{"STDIO-03", "STDIO-04"},
+		Name: "ping-returns-null", Lesson: "01", Kills: []string{"STDIO-03", "STDIO-04", "STDIO-27"},
 		Mistake: `answers ping with "result": null instead of an empty object`,
 		Edits: []Edit{
 			{File: mcpServer,
@@ -432,7 +437,7 @@ var lesson01 = []*Variant{
 		}},
 	},
 	{
-		Name: "answers-unknown-notifications", Lesson: "01", Kills: []string{"STDIO-07"},
+		Name: "answers-unknown-notifications", Lesson: "01", Kills: []string{"STDIO-07", "STDIO-27"},
 		Mistake: "answers a notification it does not know with a -32601 error",
 		Edits: []Edit{
 			{File: mcpServer,
@@ -484,16 +489,345 @@ var lesson01 = []*Variant{
 		}},
 	},
 	{
-		Name: "ignores-cancellation", Lesson: "01", Kills: []string{"STDIO-18"},
+		Name: "ignores-cancellation", Lesson: "01", Kills: []string{"STDIO-18", "STDIO-20", "STDIO-29"},
 		Mistake: "reads notifications/cancelled and does nothing with it",
 		Edits:   editIgnoresCancellation,
 	},
 	{
-		Name: "answers-cancelled-requests", Lesson: "01", Kills: []string{"STDIO-18"},
+		Name: "answers-cancelled-requests", Lesson: "01", Kills: []string{"STDIO-18", "STDIO-20", "STDIO-29"},
 		Mistake: "stops a cancelled request but still answers it, with a -32800 error",
 		Edits: []Edit{{File: mcpServer,
 			Old: `		return nil // cancelled by the client, or the transport is gone`,
 			New: `		return jsonrpc.NewErrorResponse(id, jsonrpc.NewError(-32800, "request cancelled"))`,
+		}},
+	},
+
+	// Batches and the version (the mistake hunt).
+	{
+		Name: "batch-version-before-parse", Lesson: "01", Kills: []string{"STDIO-21"},
+		Mistake: "asks the protocol version before it parses the array, so a line starting with [ that is not JSON gets -32600 (no batches) instead of -32700",
+		Edits: []Edit{
+			{File: stdioBatch,
+				Old: `	// @step 5: decode the elements, and serve them at once
+	var elems []json.RawMessage`,
+				New: `	// @step 5: decode the elements, and serve them at once
+	if !version.Batches {
+		return nil, invalid(jsonrpc.ID{}, noBatches(version))
+	}
+	var elems []json.RawMessage`},
+			{File: stdioBatch,
+				Old: `	if !version.Batches {
+		return nil, invalid(jsonrpc.ID{}, noBatches(version))
+	}
+	if len(elems) == 0 {`,
+				New: `	if len(elems) == 0 {`},
+		},
+	},
+	{
+		Name: "batch-version-from-initialize-request", Lesson: "01", Kills: []string{"STDIO-20", "STDIO-21"},
+		Mistake: "takes the protocol version from the client's initialize request instead of asking the session, so a second, refused initialize switches batches on or off",
+		Edits: []Edit{
+			{File: stdioServe,
+				Old: `type conn struct {
+	session *mcp.Session`,
+				New: `type conn struct {
+	session *mcp.Session
+	version mcp.ProtocolVersion // the version the client's initialize asked for`},
+			{File: stdioServe,
+				Old: `		c.run(func() {
+			defer c.release()
+			version, _ := c.session.Version()`,
+				New: `		version := c.version
+		c.run(func() {
+			defer c.release()`},
+			{File: stdioServe,
+				Old: `		// every message after it sees the protocol version it agreed.
+		if resp := c.session.Handle(ctx, msg, c); resp != nil {`,
+				New: `		// every message after it sees the protocol version it agreed.
+		var p struct {
+			ProtocolVersion string ` + "`json:\"protocolVersion\"`" + `
+		}
+		json.Unmarshal(msg.Params, &p)
+		c.version, _ = mcp.LookupVersion(p.ProtocolVersion)
+		if resp := c.session.Handle(ctx, msg, c); resp != nil {`},
+			{File: stdioServe,
+				Old: `	"context"
+	"errors"`,
+				New: `	"context"
+	"encoding/json"
+	"errors"`},
+		},
+	},
+	{
+		Name: "batch-notifications-ignored", Lesson: "01", Kills: []string{"STDIO-20"},
+		Mistake: "skips the notifications of a batch instead of handling them, so a cancellation sent in a batch stops nothing",
+		Edits: []Edit{{File: stdioBatch,
+			Old: `			session.Handle(ctx, msg, peer) // notifications and responses: never answered`,
+			New: `			// notifications and responses: never answered, so nothing to do`,
+		}},
+	},
+
+	{
+		Name: "batch-responses-appended-without-a-lock", Lesson: "01", Kills: []string{"STDIO-32"}, Racy: true,
+		Mistake: "appends a batch's responses to one slice from many goroutines without the mutex, a data race that loses responses",
+		Edits: []Edit{{File: stdioBatch,
+			Old: `	var (
+		mu sync.Mutex
+		wg sync.WaitGroup
+	)
+	reply := func(resp *jsonrpc.Message) {
+		mu.Lock()
+		responses = append(responses, resp)
+		mu.Unlock()
+	}`,
+			New: `	var wg sync.WaitGroup
+	reply := func(resp *jsonrpc.Message) {
+		responses = append(responses, resp)
+	}`,
+		}},
+	},
+
+	// Shutting down (the mistake hunt).
+	{
+		Name: "progress-write-errors-unnoticed", Lesson: "01", Kills: []string{"STDIO-23"},
+		Mistake: "writes notifications straight to stdout, past the writer that remembers a failed write, so a client that closed stdout is noticed only at the next response",
+		Edits: []Edit{
+			{File: stdioServe,
+				Old: `func (c *conn) Send(_ context.Context, msg *jsonrpc.Message) error { return c.out.send(msg) }`,
+				New: `func (c *conn) Send(_ context.Context, msg *jsonrpc.Message) error {
+	b, err := json.Marshal(msg) // a notification is small: one Write of its own will do
+	if err != nil {
+		return err
+	}
+	c.out.mu.Lock()
+	defer c.out.mu.Unlock()
+	_, err = c.out.w.Write(append(b, '\n'))
+	return err
+}`},
+			{File: stdioServe,
+				Old: `	"context"
+	"errors"`,
+				New: `	"context"
+	"encoding/json"
+	"errors"`},
+		},
+	},
+	{
+		Name: "end-of-input-wait-ignores-a-broken-stdout", Lesson: "01", Kills: []string{"STDIO-23"},
+		Mistake: "once stdin has ended, waits for the running requests watching only ctx, so a client that closed both pipes is noticed only when the last request ends",
+		Edits: []Edit{{File: stdioServe,
+			Old: `			case <-ctx.Done():
+				return ctx.Err()
+			case <-c.out.failed:
+				return c.shutdown(cancel)
+			}`,
+			New: `			case <-ctx.Done():
+				return ctx.Err()
+			}`,
+		}},
+	},
+	{
+		Name: "batch-outside-the-waitgroup", Lesson: "01", Kills: []string{"STDIO-30", "STDIO-31"},
+		Mistake: "starts a batch with a bare go statement, outside the WaitGroup, so at end of stdin Serve returns while the batch runs, and its answer is lost",
+		Edits: []Edit{{File: stdioServe,
+			Old: `		if !c.admit(jsonrpc.ID{}) {
+			return
+		}
+		c.run(func() {
+			defer c.release()
+			version, _ := c.session.Version()`,
+			New: `		go func() {
+			version, _ := c.session.Version()`,
+		}, {File: stdioServe,
+			Old: `				c.out.send(responses)
+			}
+		})`,
+			New: `				c.out.send(responses)
+			}
+		}()`,
+		}},
+	},
+	{
+		Name: "batch-never-releases-its-place", Lesson: "01", Kills: []string{"STDIO-30"},
+		Mistake: "never gives a batch's place back, so after one batch end of stdin never ends the server",
+		Edits: []Edit{{File: stdioServe,
+			Old: `		c.run(func() {
+			defer c.release()
+			version, _ := c.session.Version()`,
+			New: `		c.run(func() {
+			version, _ := c.session.Version()`,
+		}},
+	},
+
+	{
+		Name: "sigterm-leaves-half-a-line", Lesson: "01", Kills: []string{"STDIO-24"},
+		Mistake: "returns at once on SIGTERM, without waiting for the requests still writing, so the process can exit in the middle of a line",
+		Edits: []Edit{{File: stdioServe,
+			Old: `		case <-ctx.Done():
+			c.inflight.Wait()
+			return ctx.Err()`,
+			New: `		case <-ctx.Done():
+			return ctx.Err() // the requests see ctx cancelled; no need to wait`,
+		}},
+	},
+	{
+		Name: "killed-by-sigpipe", Lesson: "01", Kills: []string{"STDIO-23"},
+		Mistake: "keeps Go's default SIGPIPE, so the first write to a closed stdout kills the process instead of ending it in order",
+		Edits: []Edit{{File: stdioMain,
+			Old: `	signal.Ignore(syscall.SIGPIPE)`,
+			New: `	// (SIGPIPE left as it is)`,
+		}},
+	},
+
+	{
+		Name: "idle-workers-pile-up", Lesson: "01", Kills: []string{"STDIO-33"},
+		Mistake: "starts a new worker for every request and never hands one to an idle worker, so every finished request leaves a goroutine waiting for ever",
+		Edits: []Edit{{File: stdioServe,
+			Old: `	select {
+	case c.work <- f:
+	default:
+		go c.worker(f)
+	}`,
+			New: `	go c.worker(f) // a fresh worker each time`,
+		}},
+	},
+
+	{
+		Name: "every-write-error-closes-failed", Lesson: "01", Kills: []string{"STDIO-23"},
+		Mistake: "tries every write again after the first has failed, and closes its failed channel at each failure: the second failed write panics",
+		Edits: []Edit{{File: stdioWriter,
+			Old: `	if lw.err != nil {
+		return lw.err
+	}
+	if _, err := lw.w.Write(buf.Bytes()); err != nil {`,
+			New: `	if _, err := lw.w.Write(buf.Bytes()); err != nil {`,
+		}},
+	},
+
+	// A full house (the mistake hunt).
+	{
+		Name: "full-house-blocks-the-reader", Lesson: "01", Kills: []string{"STDIO-29", "STDIO-31"},
+		Mistake: "waits for a free place instead of answering busy, so with MaxInFlight requests running the reading loop stops, and a cancellation waits with it",
+		Edits: []Edit{{File: stdioServe,
+			Old: `	select {
+	case c.slots <- struct{}{}:
+		c.inflight.Add(1)
+		return true
+	default:
+		c.out.send(jsonrpc.NewErrorResponse(id, jsonrpc.NewError(codeBusy,
+			"server busy: %d requests are already running; try again when one has finished", MaxInFlight)))
+		return false
+	}`,
+			New: `	c.slots <- struct{}{} // wait for a place: no request is ever refused
+	c.inflight.Add(1)
+	return true`,
+		}},
+	},
+	{
+		Name: "busy-refusal-still-runs-the-request", Lesson: "01", Kills: []string{"STDIO-29", "STDIO-31"},
+		// STDIO-33's bursts of pings fill the house only now and then.
+		Racy: true, MayKill: []string{"STDIO-33"},
+		Mistake: "ignores what admit returns, so a request refused as busy runs anyway and gets a second response",
+		Edits: []Edit{{File: stdioServe,
+			Old: `		if !c.admit(*msg.ID) {
+			return
+		}`,
+			New: `		c.admit(*msg.ID) // reserve a place, or tell the client we are busy`,
+		}},
+	},
+	{
+		Name: "busy-refusal-not-sent", Lesson: "01", Kills: []string{"STDIO-29", "STDIO-31"},
+		// STDIO-33's bursts of pings fill the house only now and then.
+		Racy: true, MayKill: []string{"STDIO-33"},
+		Mistake: "drops a request beyond MaxInFlight without a word, so the client waits for an answer that never comes",
+		Edits: []Edit{{File: stdioServe,
+			Old: `		c.out.send(jsonrpc.NewErrorResponse(id, jsonrpc.NewError(codeBusy,
+			"server busy: %d requests are already running; try again when one has finished", MaxInFlight)))`,
+			New: `		// full: drop it`,
+		}},
+	},
+	{
+		Name: "busy-batch-still-served", Lesson: "01", Kills: []string{"STDIO-31"},
+		Mistake: "ignores what admit returns for a batch, so a batch refused as busy is served anyway and gets a second answer",
+		Edits: []Edit{{File: stdioServe,
+			Old: `		if !c.admit(jsonrpc.ID{}) {
+			return
+		}`,
+			New: `		c.admit(jsonrpc.ID{}) // a place, or a busy answer`,
+		}},
+	},
+	{
+		Name: "cap-one-short", Lesson: "01", Kills: []string{"STDIO-29", "STDIO-31"},
+		Mistake: "sizes its places one short of MaxInFlight, so the MaxInFlight-th request is refused",
+		Edits: []Edit{{File: stdioServe,
+			Old: `slots: make(chan struct{}, MaxInFlight),`,
+			New: `slots: make(chan struct{}, MaxInFlight-1),`,
+		}},
+	},
+
+	// Long lines (the mistake hunt).
+	{
+		Name: "cap-counts-the-newline", Lesson: "01", Kills: []string{"STDIO-28"},
+		Mistake: "forgets the newline when it measures a line against MaxMessageBytes, so a line of exactly MaxMessageBytes bytes is refused",
+		Edits: []Edit{{File: stdioServe,
+			Old: `			if len(l.data)+len(chunk) > MaxMessageBytes+1 { // +1 for the newline`,
+			New: `			if len(l.data)+len(chunk) > MaxMessageBytes {`,
+		}},
+	},
+	{
+		Name: "too-long-line-tail-read-as-lines", Lesson: "01", Kills: []string{"STDIO-28"},
+		Mistake: "gives up on a too-long line as soon as it passes the cap, so the rest of that line is read as further lines, and a message in its tail is served",
+		Edits: []Edit{{File: stdioServe,
+			Old: `		case err == bufio.ErrBufferFull:
+			continue // the line goes on past the buffer`,
+			New: `		case err == bufio.ErrBufferFull && l.tooLong:
+			return l, nil // past the cap: answer at once
+		case err == bufio.ErrBufferFull:
+			continue // the line goes on past the buffer`,
+		}},
+	},
+	{
+		Name: "too-long-line-head-served", Lesson: "01", Kills: []string{"STDIO-28"},
+		Mistake: "stops adding to a line at the cap but forgets to mark it too long, so the first MaxMessageBytes bytes of a longer line are served as a message",
+		Edits: []Edit{{File: stdioServe,
+			Old: `			if len(l.data)+len(chunk) > MaxMessageBytes+1 { // +1 for the newline
+				l = line{tooLong: true}`,
+			New: `			if len(l.data)+len(chunk) > MaxMessageBytes+1 { // +1 for the newline
+				// no room left: keep what fits`,
+		}},
+	},
+
+	// Validation that refuses too much or too little (the mistake hunt).
+	{
+		Name: "null-params-refused", Lesson: "01", Kills: []string{"STDIO-27"},
+		Mistake: `treats "params": null as params that are not an object, so a ping with it gets -32600 and a notification with it an answer`,
+		Edits: []Edit{{File: stdioDecode,
+			Old: `		if raw.Params != nil && !isNull(raw.Params) {`,
+			New: `		if raw.Params != nil {`,
+		}},
+	},
+	{
+		Name: "params-must-be-an-object", Lesson: "01", Kills: []string{"STDIO-27"},
+		Mistake: `refuses "params" that is an array, JSON-RPC's by-position form, as an invalid request`,
+		Edits: []Edit{{File: stdioDecode,
+			Old: `p[0] != '{' && p[0] != '['`,
+			New: `p[0] != '{'`,
+		}},
+	},
+	{
+		Name: "response-with-result-and-error-accepted", Lesson: "01", Kills: []string{"STDIO-13"},
+		Mistake: "checks only that a response has a result or an error, not exactly one, so a message with both is taken as a response and never answered",
+		Edits: []Edit{{File: stdioDecode,
+			Old: `	if (raw.Result == nil) == (raw.Error == nil) {`,
+			New: `	if raw.Result == nil && raw.Error == nil {`,
+		}},
+	},
+	{
+		Name: "error-response-without-id-answered", Lesson: "01", Kills: []string{"STDIO-07"},
+		Mistake: "demands an id in every response, so the client's error response without one (its answer to a line it could not read) is answered with -32600",
+		Edits: []Edit{{File: stdioDecode,
+			Old: `	if raw.ID == nil && raw.Error == nil {`,
+			New: `	if raw.ID == nil {`,
 		}},
 	},
 }
