@@ -111,6 +111,11 @@ func steps(learnerFolders []string) []step {
 			args: []string{"go", "test", "-race", "-count=1", "./grader"}},
 		{name: "proofs that the grader works", args: []string{"go", "test", "-count=1", "-timeout=30m", "./grader/proof"}},
 		{name: "the grader output quoted in the lessons is current", args: []string{"go", "run", "./tools/capture"}},
+		// The full mutation sweep (grader/MUTATION.md) takes about an hour
+		// here: go run ./tools/mutate -all -write. CI grades a fixed sample of
+		// the mutants the stored sweep killed, each twice, so that the tool
+		// cannot rot and a kill that happens only by timing is found.
+		{name: "mutation sweep: a fixed sample of 8 mutants the stored sweep killed, each graded twice", args: []string{"go", "run", "./tools/mutate", "-sample", "8", "-parallel", "2"}},
 		// The npm packages the interop tests run, each pinned by its lockfile.
 		// The conformance folder also pins the Node.js 22 that the suite and
 		// both Inspectors need: the npm package "node" installs it with an
