@@ -115,7 +115,7 @@ func steps(learnerFolders []string) []step {
 		// here: go run ./tools/mutate -all -write. CI grades a fixed sample of
 		// the mutants the stored sweep killed, each twice, so that the tool
 		// cannot rot and a kill that happens only by timing is found.
-		{name: "mutation sweep: a fixed sample of 8 mutants the stored sweep killed, each graded twice", args: []string{"go", "run", "./tools/mutate", "-sample", "8", "-parallel", "2"}},
+		{name: "mutation sweep: a fixed sample of 16 mutants the stored sweep killed, each graded twice", args: []string{"go", "run", "./tools/mutate", "-sample", "16", "-parallel", "2"}},
 		// The npm packages the interop tests run, each pinned by its lockfile.
 		// The conformance folder also pins the Node.js 22 that the suite and
 		// both Inspectors need: the npm package "node" installs it with an

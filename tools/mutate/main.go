@@ -46,7 +46,7 @@ func main() {
 	match := flag.String("match", "", "grade only the mutants whose id contains this text")
 	write := flag.Bool("write", false, "update "+reportPath+" with the results")
 	parallel := flag.Int("parallel", max(2, runtime.NumCPU()), "mutants graded at once")
-	confirm := flag.Bool("confirm", false, "grade each kill a second time, and report kills that do not repeat (a check that kills only by timing)")
+	confirm := flag.Bool("confirm", false, "grade each kill a second time with the check that killed it, and report kills that do not repeat (a check that kills only by timing)")
 	report := flag.Bool("report", false, "grade nothing: render "+reportPath+" again from the stored results")
 	flag.Parse()
 
@@ -238,13 +238,14 @@ func (s *sweep) run(jobs []*job, parallel int) {
 			defer wg.Done()
 			sem <- struct{}{}
 			defer func() { <-sem }()
-			s.grade(j)
+			s.grade(j, "")
 			if s.confirm && (j.outcome == Killed || j.outcome == TimedOut) {
+				// Again with the check that killed it alone: which of
+				// several failing checks fails first is timing, but the
+				// killer failing only once is a check that kills by timing.
 				first := *j
-				s.grade(j)
-				if j.outcome == Survived || j.by != first.by {
-					j.flaky = true
-				}
+				s.grade(j, first.by)
+				j.flaky = j.outcome == Survived
 				j.outcome, j.by = first.outcome, first.by
 			}
 			s.mu.Lock()
@@ -269,8 +270,9 @@ func suffix(j *job) string {
 }
 
 // grade builds the mutant for each lesson that exercises its stage, in
-// course order, and grades it until one kills it.
-func (s *sweep) grade(j *job) {
+// course order, and grades it until one kills it. With only ("03/SSE-12")
+// it runs that one check of that lesson, and nothing else.
+func (s *sweep) grade(j *job, only string) {
 	j.outcome, j.by, j.err = Survived, "", nil
 	dir, err := os.MkdirTemp("", "mutant-")
 	if err != nil {
@@ -284,6 +286,10 @@ func (s *sweep) grade(j *job) {
 		return
 	}
 	for _, l := range grader.LessonsGrading(j.lesson.Stage) {
+		id, ok := strings.CutPrefix(only, l.Number+"/")
+		if only != "" && !ok {
+			continue
+		}
 		o := grader.Options{Root: s.root, Base: "solutions", Overlay: overlay, Label: "mutant " + j.m.ID}
 		target, err := grader.Prepare(context.Background(), l, o)
 		if _, ok := grader.BuildOutput(err); ok {
@@ -294,7 +300,7 @@ func (s *sweep) grade(j *job) {
 			j.err = err
 			return
 		}
-		by, timedOut := untilKilled(l, target)
+		by, timedOut := untilKilled(l, target, id)
 		os.Remove(target.Binary)
 		if by != "" {
 			j.outcome, j.by = Killed, l.Number+"/"+by
@@ -321,11 +327,11 @@ func writeOverlay(root, dir string, m mutant.Mutant) (string, error) {
 	return path, os.WriteFile(path, data, 0o644)
 }
 
-// untilKilled runs every check of l against target, several at a time, and
-// stops them all at the first failure. It returns the id of the check that
-// failed first ("" when every check passed), and whether that check failed
-// by running out of time.
-func untilKilled(l *check.Lesson, target check.Target) (by string, timedOut bool) {
+// untilKilled runs every check of l against target (or only the check with
+// id only, when it is not ""), several at a time, and stops them all at the
+// first failure. It returns the id of the check that failed first ("" when
+// every check passed), and whether that check failed by running out of time.
+func untilKilled(l *check.Lesson, target check.Target, only string) (by string, timedOut bool) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	var (
@@ -335,6 +341,9 @@ func untilKilled(l *check.Lesson, target check.Target) (by string, timedOut bool
 		over bool
 	)
 	for _, c := range l.Checks() {
+		if only != "" && c.ID != only {
+			continue
+		}
 		wg.Add(1)
 		go func(c *check.Check) {
 			defer wg.Done()
