@@ -1,8 +1,6 @@
 package lesson01
 
 import (
-	"debug/buildinfo"
-
 	"mcpcourse/grader/check"
 	"mcpcourse/grader/internal/wire"
 )
@@ -47,23 +45,4 @@ func strayAfter(t *check.T, s *wire.Stdio, what string) {
 func specRule(t *check.T, f func()) {
 	defer t.SpecRule()()
 	f()
-}
-
-// raceBuilt reports whether the server the grader built was built with the
-// race detector (its build settings say -race=true). Such a build keeps
-// shadow memory for what it allocates, and runs several times slower.
-func raceBuilt(t *check.T) bool {
-	if t.Target.Binary == "" || len(t.Target.Command) > 0 {
-		return false
-	}
-	info, err := buildinfo.ReadFile(t.Target.Binary)
-	if err != nil {
-		return false
-	}
-	for _, s := range info.Settings {
-		if s.Key == "-race" && s.Value == "true" {
-			return true
-		}
-	}
-	return false
 }

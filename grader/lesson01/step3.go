@@ -227,7 +227,7 @@ func checkLineIsOneMessage(t *check.T) {
 		// And a last line of exactly MaxMessageBytes is served. (Not on a
 		// -race build: decoding 16 MiB once more there takes seconds of
 		// the CPU the lesson's other checks share.)
-		if raceBuilt(t) {
+		if probe.RaceBuilt(t) {
 			return
 		}
 		e = wire.StartStdio(t)

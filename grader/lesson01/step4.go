@@ -500,7 +500,7 @@ func checkNothingLeftBehind(t *check.T) {
 	// from there.
 	pings(2500)
 	pings(2500)
-	if raceBuilt(t) {
+	if probe.RaceBuilt(t) {
 		// A -race build keeps shadow memory for what it allocates: its
 		// resident set says nothing about leaks. It served the pings; that
 		// is all this check can say of it.

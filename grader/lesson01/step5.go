@@ -435,7 +435,7 @@ func checkBatchCollectsEveryResponse(t *check.T) {
 	// Rounds of five batches of a thousand: under -race, at most 8128
 	// goroutines may live at once.
 	rounds := 3
-	if raceBuilt(t) {
+	if probe.RaceBuilt(t) {
 		rounds = 1 // a -race build reports the race itself, and runs several times slower
 	}
 	const batches, size = 5, 1000

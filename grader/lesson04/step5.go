@@ -2,7 +2,6 @@ package lesson04
 
 import (
 	"bufio"
-	"debug/buildinfo"
 	"fmt"
 	"io"
 	"net"
@@ -347,31 +346,13 @@ func checkWebSocketShutdown(t *check.T) {
 	closed := time.Now()
 	expectExit(t, h, sent)
 	allowed := exitAfterGoodbyes
-	if raceBuilt(t) {
+	if probe.RaceBuilt(t) {
 		allowed += time.Second // the race detector's runtime sleeps a second before exiting (GORACE atexit_sleep_ms)
 	}
 	if waited := time.Since(closed); waited > allowed {
 		t.Fail(check.Failure{What: fmt.Sprintf("the server exited %v after the last socket's close frame, with nothing left to wait for", waited.Round(10*time.Millisecond)),
 			Want: fmt.Sprintf("an exit within %v once every socket has closed: Close waits for the sockets until the last one is done, not for a fixed time", allowed)})
 	}
-}
-
-// raceBuilt reports whether the target was built with the race detector,
-// which makes it slower, and its exit a second later.
-func raceBuilt(t *check.T) bool {
-	if t.Target.Binary == "" {
-		return false
-	}
-	info, err := buildinfo.ReadFile(t.Target.Binary)
-	if err != nil {
-		return false
-	}
-	for _, s := range info.Settings {
-		if s.Key == "-race" && s.Value == "true" {
-			return true
-		}
-	}
-	return false
 }
 
 // terminate sends the server SIGTERM, and returns when.
@@ -629,7 +610,7 @@ func checkFrameBounds(t *check.T) {
 	ws.Initialize(spec.Rev)
 
 	within := wire.T2
-	if raceBuilt(t) {
+	if probe.RaceBuilt(t) {
 		within = 15 * time.Second // 16 MiB through json.Compact, under the race detector
 	}
 	long := strings.Repeat("0123456789abcdef", 200<<10/16)
