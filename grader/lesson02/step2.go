@@ -845,6 +845,7 @@ var http42 = &check.Check{
 			s.mu.Unlock()
 		}
 	}`,
+		Quotes: []check.Source{{File: "solutions/02-streamable-http/sessions.go", Func: "sweepEvery"}},
 	},
 	Claims: []check.Claim{
 		{Claim: "expired sessions are ended by the server itself, and their memory freed, though no request names them again", Where: "step 2",

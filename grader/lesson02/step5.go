@@ -253,17 +253,10 @@ var http38 = &check.Check{
 		Pointer:  "Lesson 02, step 5: a batch's messages travel on its own answer too. The requests of a batch run concurrently (stage 01's ServeBatch), so whatever they share needs a lock. GRADER_RACE=1 lets the race detector look as well.",
 		Near: `In serveBatch:
 
-	rp := h.newReply(w, r, sess)
-	responses, reject := stdio.ServeBatch(ctx, sess.Session, version, body, rp)
-	if stream := rp.end(); stream != nil {
-		for _, resp := range responses {
-			stream.Send(ctx, resp)
-		}
-		stream.Close()
-		return
-	}
+{{quote 0}}
 
 and reply.Send holds rp.mu from the check of rp.ended to the end of the write.`,
+		Quotes: []check.Source{{File: "solutions/02-streamable-http/post.go", Func: "serveBatch", From: "rp := h.newReply(w, r, sess)", To: "stream.Close()"}},
 	},
 	Claims: []check.Claim{
 		{Claim: "a batch's requests speak on the batch's own answer, one SSE stream, with every log message and every response", Where: "step 5",
