@@ -7,6 +7,7 @@ import (
 	"errors"
 	"net/url"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -83,12 +84,20 @@ func TestClassroomGradesPassingFailingBrokenAndHangingCheckouts(t *testing.T) {
 	class := classOfFour(t)
 	out := filepath.Join(t.TempDir(), "results")
 	a := newTestApp(courseRoot(t), "")
+	// Each checkout is graded by a child course command. The test binary
+	// would do (it acts as the command when asked), but under -race its
+	// grader runs several times slower than the one learners run: build
+	// the command as they do, and grade with that.
+	a.exe, a.exeEnv = []string{buildCourse(t)}, nil
 	start := time.Now()
-	code := a.run([]string{"classroom", "--lessons", "01", "--jobs", "2", "--timeout", "12s", "--out", out, class})
+	code := a.run([]string{"classroom", "--lessons", "01", "--jobs", "2", "--timeout", "45s", "--out", out, class})
 	took := time.Since(start)
 	t.Logf("classroom took %v:\n%s%s", took, a.errs, a.out)
 	assert.Equal(t, 1, code, "not every checkout passes, so the exit status says so")
-	assert.Less(t, took, 50*time.Second, "one hanging server must not stall the run")
+	// Lesson 01's grade takes about 9 s on a quiet machine, and twice that
+	// with two at a time on two cores; a hanging server is failed by the
+	// checks' own deadlines well within the limit.
+	assert.Less(t, took, 100*time.Second, "one hanging server must not stall the run")
 
 	var report classReport
 	require.NoError(t, json.Unmarshal([]byte(readFile(t, filepath.Join(out, "results.json"))), &report))
@@ -125,7 +134,7 @@ func TestClassroomGradesPassingFailingBrokenAndHangingCheckouts(t *testing.T) {
 	assert.Equal(t, stateGraded, dave.Lessons[0].State)
 	assert.Len(t, dave.Lessons[0].failing(), len(grader.LessonByNumber("01").Checks()))
 	assert.Contains(t, dave.Lessons[0].firstFailure().Report, "no response to initialize")
-	assert.Less(t, dave.Seconds, 12.0)
+	assert.Less(t, dave.Seconds, 30.0)
 
 	rows := readCSV(t, filepath.Join(out, "results.csv"))
 	require.Len(t, rows, 5)
@@ -146,6 +155,17 @@ func TestClassroomGradesPassingFailingBrokenAndHangingCheckouts(t *testing.T) {
 	assert.Contains(t, page, "It is not proof of cheating")
 
 	checkReportInBrowser(t, filepath.Join(out, "report.html"))
+}
+
+// buildCourse builds the course command, as go run ./cmd/course does,
+// into a folder of the test's, and returns its path.
+func buildCourse(t *testing.T) string {
+	t.Helper()
+	bin := filepath.Join(t.TempDir(), "course")
+	build := exec.Command("go", "build", "-o", bin, ".")
+	out, err := build.CombinedOutput()
+	require.NoError(t, err, "go build ./cmd/course:\n%s", out)
+	return bin
 }
 
 func readCSV(t *testing.T, path string) [][]string {
