@@ -131,11 +131,14 @@ func TestExternalModeGradesTheReference(t *testing.T) {
 	}
 	// Most of the course applies to an outsider's server: guard that the
 	// needs stay honest, and do not creep into skipping what could run.
+	// (Three fifths, not two thirds, since the checks that test a limit
+	// at its flag's edges, -max-body, -session-timeout, -debug's counters,
+	// can only run where the flag exists.)
 	n := 0
 	for _, l := range grader.Lessons() {
 		n += len(l.Checks())
 	}
-	assert.Greater(t, len(applied), n*2/3, "only %d of %d checks apply to the reference graded externally", len(applied), n)
+	assert.Greater(t, len(applied), n*3/5, "only %d of %d checks apply to the reference graded externally", len(applied), n)
 }
 
 // TestExternalModeCatchesVariants grades known-bad variants of the

@@ -148,8 +148,10 @@ func (s *Stdio) SendRawAsync(data string) (wait func()) {
 	} else {
 		s.sent = append(s.sent, data)
 	}
-	// Allow half a second per MiB beyond the base deadline, for big lines.
-	deadline := write + time.Duration(len(data)>>20)*500*time.Millisecond
+	// Allow a second per MiB beyond the base deadline, for big lines: a
+	// server that reads a 16 MiB line on a loaded machine is slow, not
+	// stuck, and one that has stopped reading is still found.
+	deadline := write + time.Duration(len(data)>>20)*time.Second
 	s.Proc.Stdin.SetWriteDeadline(time.Now().Add(deadline))
 	done := make(chan error, 1)
 	go func() {
