@@ -31,7 +31,7 @@ var lesson01 = []*Variant{
 		Kills: []string{"STDIO-01", "STDIO-02", "STDIO-03", "STDIO-04", "STDIO-05", "STDIO-06", "STDIO-07", "STDIO-08", "STDIO-09",
 			"STDIO-10", "STDIO-11", "STDIO-12", "STDIO-13", "STDIO-14", "STDIO-15", "STDIO-16", "STDIO-17", "STDIO-18",
 			"STDIO-19", "STDIO-20", "STDIO-21", "STDIO-22", "STDIO-23", "STDIO-24", "STDIO-25", "STDIO-26", "STDIO-27", "STDIO-28",
-			"STDIO-29", "STDIO-30", "STDIO-31", "STDIO-32"},
+			"STDIO-29", "STDIO-30", "STDIO-31", "STDIO-32", "STDIO-33"},
 		Mistake: "indents its JSON, so one message spans many lines",
 		Edits: []Edit{{File: stdioWriter,
 			Old: `	enc.SetEscapeHTML(false) // keep "<" as "<": valid either way, but easier to read`,
@@ -231,7 +231,7 @@ var lesson01 = []*Variant{
 		}},
 	},
 	{
-		Name: "drop-in-flight-on-eof", Lesson: "01", Kills: []string{"STDIO-22", "STDIO-30"},
+		Name: "drop-in-flight-on-eof", Lesson: "01", Kills: []string{"STDIO-22", "STDIO-28", "STDIO-30"},
 		Mistake: "returns at end of stdin without waiting for the requests still running",
 		Edits: []Edit{{File: stdioServe,
 			Old: `			select {
@@ -681,6 +681,9 @@ var lesson01 = []*Variant{
 
 	{
 		Name: "idle-workers-pile-up", Lesson: "01", Kills: []string{"STDIO-33"},
+		// Load-sensitive: a loaded CI run once missed it, so the proof grades
+		// it up to a few times (caught every time on a quiet machine).
+		Racy:    true,
 		Mistake: "starts a new worker for every request and never hands one to an idle worker, so every finished request leaves a goroutine waiting for ever",
 		Edits: []Edit{{File: stdioServe,
 			Old: `	select {
