@@ -90,15 +90,10 @@ var lesson02 = []*Variant{
 		Mistake: "numbers sessions with a counter: session-1, session-2, …",
 		Edits: []Edit{
 			{File: httpSessions,
-				Old: "\t\"crypto/rand\"\n\t\"encoding/hex\"\n",
+				Old: sessionIDImports,
 				New: "\t\"strconv\"\n"},
 			{File: httpSessions,
-				Old: `	var b [16]byte
-	if _, err := rand.Read(b[:]); err != nil {
-		panic("crypto/rand failed: " + err.Error()) // cannot happen on supported systems
-	}
-	return hex.EncodeToString(b[:])
-}`,
+				Old: sessionIDBody,
 				New: `	sessionCounter++ // create holds the store's lock
 	return "session-" + strconv.Itoa(sessionCounter)
 }
@@ -476,15 +471,10 @@ var sessionCounter int`},
 		Mistake: "makes session ids of 32 hex digits from math/rand, seeded with the time: they look random, and are predictable",
 		Edits: []Edit{
 			{File: httpSessions,
-				Old: "\t\"crypto/rand\"\n\t\"encoding/hex\"\n",
+				Old: sessionIDImports,
 				New: "\t\"fmt\"\n\t\"math/rand\"\n"},
 			{File: httpSessions,
-				Old: `	var b [16]byte
-	if _, err := rand.Read(b[:]); err != nil {
-		panic("crypto/rand failed: " + err.Error()) // cannot happen on supported systems
-	}
-	return hex.EncodeToString(b[:])
-}`,
+				Old: sessionIDBody,
 				New: `	idMu.Lock()
 	defer idMu.Unlock()
 	return fmt.Sprintf("%016x%016x", idSource.Uint64(), idSource.Uint64())
@@ -501,15 +491,10 @@ var (
 		Mistake: "makes session ids of 32 hex digits from math/rand/v2's rand.Uint64: no test of the ids can tell them from crypto/rand's, and math/rand/v2 is no cryptographic source",
 		Edits: []Edit{
 			{File: httpSessions,
-				Old: "\t\"crypto/rand\"\n\t\"encoding/hex\"\n",
+				Old: sessionIDImports,
 				New: "\t\"fmt\"\n\t\"math/rand/v2\"\n"},
 			{File: httpSessions,
-				Old: `	var b [16]byte
-	if _, err := rand.Read(b[:]); err != nil {
-		panic("crypto/rand failed: " + err.Error()) // cannot happen on supported systems
-	}
-	return hex.EncodeToString(b[:])
-}`,
+				Old: sessionIDBody,
 				New: `	return fmt.Sprintf("%016x%016x", rand.Uint64(), rand.Uint64())
 }`},
 		},
@@ -896,3 +881,15 @@ func editBufferUntilResponse() []Edit {
 	return rp.stream`},
 	}
 }
+
+// What the reference's newSessionID is made of, which every variant of its
+// source of randomness replaces: its imports, and its body.
+const (
+	sessionIDImports = "\t\"crypto/rand\"\n\t\"encoding/hex\"\n"
+	sessionIDBody    = `	var b [16]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		panic("crypto/rand failed: " + err.Error()) // cannot happen on supported systems
+	}
+	return hex.EncodeToString(b[:])
+}`
+)
