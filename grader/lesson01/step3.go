@@ -212,15 +212,9 @@ func checkLineIsOneMessage(t *check.T) {
 		}
 		// The same line as the last one, without a newline: a last line
 		// is measured like any other.
-		e := wire.StartStdio(t)
-		e.Initialize(spec.Rev)
-		e.SendRaw(paddedPing(`"last"`, maxMessageBytes+1))
-		e.CloseStdin()
 		lastWhat := justOver + ", sent as the last line, without a newline"
-		last := e.Await(4*wire.T2, "answer to "+lastWhat, func(m *wire.Msg) bool {
-			return m.Method == nil && ((m.HasNoID() && m.Error != nil) || m.IsResponseTo(`"last"`))
-		})
-		if served(last) != served(far) {
+		last := lastLine(t, `"last"`, maxMessageBytes+1, lastWhat)
+		if last != nil && served(last) != served(far) {
 			t.Fail(check.Failure{What: fmt.Sprintf("%s was %s, but %s was %s: a last line must be measured like any other", lastWhat, servedOr(last), farWhat, servedOr(far)),
 				Want: "both served (no cap), or both refused"})
 		}
@@ -230,18 +224,39 @@ func checkLineIsOneMessage(t *check.T) {
 		if probe.RaceBuilt(t) {
 			return
 		}
-		e = wire.StartStdio(t)
-		e.Initialize(spec.Rev)
-		e.SendRaw(paddedPing(`"last-at-cap"`, maxMessageBytes))
-		e.CloseStdin()
 		atCapWhat := fmt.Sprintf("a ping of exactly %d bytes (MaxMessageBytes), sent as the last line, without a newline", maxMessageBytes)
-		if resp := e.Await(4*wire.T2, "answer to "+atCapWhat, func(m *wire.Msg) bool {
-			return m.Method == nil && ((m.HasNoID() && m.Error != nil) || m.IsResponseTo(`"last-at-cap"`))
-		}); !served(resp) {
+		if resp := lastLine(t, `"last-at-cap"`, maxMessageBytes, atCapWhat); resp != nil && !served(resp) {
 			t.Fail(check.Failure{What: atCapWhat + " was refused: MaxMessageBytes is the longest line a server must accept, the last one too",
 				Got: check.Quote(string(resp.Raw)), Want: `{"jsonrpc":"2.0","id":"last-at-cap","result":{}}`})
 		}
 	})
+}
+
+// lastLine sends a ping with the given id, padded to n bytes, as the last
+// line of a new session, without a newline, closes stdin, and returns its
+// one answer. It returns nil when the server exits without answering:
+// whether a server waits for the requests still running at end of input is
+// STDIO-22's rule (the goroutines of step 4 stop waiting until step 6), and
+// this check holds a last line to the length rule only.
+func lastLine(t *check.T, id string, n int, what string) *wire.Msg {
+	s := wire.StartStdio(t)
+	s.Initialize(spec.Rev)
+	s.SendRaw(paddedPing(id, n))
+	s.CloseStdin()
+	match := func(m *wire.Msg) bool {
+		return m.Method == nil && ((m.HasNoID() && m.Error != nil) || m.IsResponseTo(id))
+	}
+	// Decoding 16 MiB takes a server built with -race seconds.
+	if resp := s.Within(4*wire.T2, match); resp != nil {
+		return resp
+	}
+	if s.Proc.WaitExit(wire.EXIT) {
+		t.Wire.Event("the server exited at end of input without answering " + what + ": no verdict on its length here (STDIO-22 holds the wait at end of input)")
+		return nil
+	}
+	t.Fail(check.Failure{What: fmt.Sprintf("no answer to %s within %v of stdin closing, and the server is still running", what, 4*wire.T2+wire.EXIT),
+		Want: "one answer: the ping's result, or an error without an id if the line is over your cap"})
+	return nil
 }
 
 func servedOr(resp *wire.Msg) string {

@@ -42,8 +42,10 @@ var lesson01 = []*Variant{
 		Name: "split-writes", Lesson: "01", Kills: []string{"STDIO-19"}, Racy: true,
 		// STDIO-06, STDIO-32 and STDIO-33 send many requests at once too,
 		// and a merged line there is the same mistake, seen when the writes
-		// happen to interleave.
-		MayKill: []string{"STDIO-06", "STDIO-32", "STDIO-33"},
+		// happen to interleave. STDIO-24 sends SIGTERM while echoes are being
+		// written: a server that exits between a message and its newline
+		// leaves stdout ending mid-line.
+		MayKill: []string{"STDIO-06", "STDIO-24", "STDIO-32", "STDIO-33"},
 		Mistake: "locks each Write, but writes a message and its newline with two of them",
 		Edits: []Edit{
 			{File: stdioWriter,
@@ -231,7 +233,7 @@ var lesson01 = []*Variant{
 		}},
 	},
 	{
-		Name: "drop-in-flight-on-eof", Lesson: "01", Kills: []string{"STDIO-22", "STDIO-28", "STDIO-30"},
+		Name: "drop-in-flight-on-eof", Lesson: "01", Kills: []string{"STDIO-22", "STDIO-30"},
 		Mistake: "returns at end of stdin without waiting for the requests still running",
 		Edits: []Edit{{File: stdioServe,
 			Old: `			select {
@@ -329,7 +331,7 @@ var lesson01 = []*Variant{
 		},
 	},
 	{
-		Name: "drops-last-line-without-newline", Lesson: "01", Kills: []string{"STDIO-25", "STDIO-28"},
+		Name: "drops-last-line-without-newline", Lesson: "01", Kills: []string{"STDIO-25"},
 		Mistake: "treats io.EOF as the end before serving the data read with it, so a last line without a newline is lost",
 		Edits: []Edit{{File: stdioServe,
 			Old: `		case err == io.EOF && (len(l.data) > 0 || l.tooLong):
@@ -775,6 +777,17 @@ var lesson01 = []*Variant{
 		Edits: []Edit{{File: stdioServe,
 			Old: `			if len(l.data)+len(chunk) > MaxMessageBytes+1 { // +1 for the newline`,
 			New: `			if len(l.data)+len(chunk) > MaxMessageBytes {`,
+		}},
+	},
+	{
+		Name: "last-line-escapes-the-cap", Lesson: "01", Kills: []string{"STDIO-28"},
+		Mistake: "measures a line against MaxMessageBytes only when its newline comes, so a longer last line without one is served",
+		Edits: []Edit{{File: stdioServe,
+			Old: `			if len(l.data) > MaxMessageBytes { // a last line has no newline to allow for
+				l = line{tooLong: true}
+			}
+			return l, nil`,
+			New: `			return l, nil`,
 		}},
 	},
 	{
