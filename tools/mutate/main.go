@@ -11,6 +11,7 @@
 //	go run ./tools/mutate -all -write            # lessons 01 to 04 (tens of minutes)
 //	go run ./tools/mutate -sample 12             # CI: a fixed sample, each kill graded twice
 //	go run ./tools/mutate -report                # render grader/MUTATION.md again from the stored results
+//	go run ./tools/mutate -lesson 03 -survivors -write  # grade the stored survivors again, after new checks
 //
 // Scope: the files a learner writes, the reference's stage folder
 // (solutions/NN-…/*.go and its cmd/server, tests left out); the given code
@@ -28,6 +29,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -48,6 +50,7 @@ func main() {
 	parallel := flag.Int("parallel", max(2, runtime.NumCPU()), "mutants graded at once")
 	confirm := flag.Bool("confirm", false, "grade each kill a second time with the check that killed it, and report kills that do not repeat (a check that kills only by timing)")
 	report := flag.Bool("report", false, "grade nothing: render "+reportPath+" again from the stored results")
+	survivors := flag.Bool("survivors", false, "grade only the mutants the stored results list as survivors; with -write, update those results (the stored kills stand: a full sweep is what grades them again)")
 	flag.Parse()
 
 	root, err := courseroot.Find()
@@ -91,12 +94,20 @@ func main() {
 			}
 		}
 	}
+	storedDir := filepath.Join(root, filepath.Dir(reportPath), "mutation")
+	if *survivors {
+		known, err := storedSurvivors(storedDir)
+		if err != nil {
+			fail(err)
+		}
+		jobs = slices.DeleteFunc(jobs, func(j *job) bool { return !known[j.m.ID] })
+	}
 	if *sample > 0 {
 		// The sample proves the sweep still works and that what it
 		// killed stays killed: it is taken from the mutants the stored
 		// results say were killed, never from the survivors or the
 		// equivalent ones.
-		known, err := storedSurvivors(filepath.Join(root, filepath.Dir(reportPath), "mutation"))
+		known, err := storedSurvivors(storedDir)
 		if err != nil {
 			fail(err)
 		}
@@ -118,7 +129,13 @@ func main() {
 
 	sum := summarize(jobs, triage)
 	printReport(os.Stdout, sum, jobs, triage)
-	if *write && *sample == 0 {
+	switch {
+	case *write && *survivors:
+		if err := updateSurvivors(filepath.Join(root, reportPath), sum); err != nil {
+			fail(err)
+		}
+		fmt.Println("updated the stored results, and wrote", reportPath)
+	case *write && *sample == 0:
 		if err := writeReport(filepath.Join(root, reportPath), sum, lessons, *match != ""); err != nil {
 			fail(err)
 		}

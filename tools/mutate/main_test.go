@@ -92,3 +92,9 @@ func TestReportIsTheStoredResults(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, render(stored), string(got), "%s is not the stored results': run go run ./tools/mutate -report", reportPath)
 }
+
+func TestRegradedMovesSurvivorsOnly(t *testing.T) {
+	c := Counts{Mutants: 10, Killed: 6, Equivalent: 1, NoCompile: 1, Survived: 2}
+	c.regraded(Counts{Mutants: 2, Killed: 1, Equivalent: 1})
+	assert.Equal(t, Counts{Mutants: 10, Killed: 7, Equivalent: 2, NoCompile: 1, Survived: 0}, c)
+}

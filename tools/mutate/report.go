@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -80,6 +81,17 @@ func (c *Counts) add(o Outcome) {
 	}
 }
 
+// regraded folds in g, a grading again of g.Mutants of c's survivors: each
+// leaves the survivors for what it was graded now.
+func (c *Counts) regraded(g Counts) {
+	c.Survived -= g.Mutants
+	c.Killed += g.Killed
+	c.TimedOut += g.TimedOut
+	c.Equivalent += g.Equivalent
+	c.NoCompile += g.NoCompile
+	c.Survived += g.Survived
+}
+
 // Score is the share of the mutants that count, killed: those that compile
 // and are not equivalent.
 func (c Counts) Score() float64 {
@@ -109,8 +121,9 @@ type Survivor struct {
 
 type summary struct {
 	lessons map[string]*LessonResult
-	flaky   int // kills that did not repeat (with -confirm)
-	errors  int // mutants the sweep itself could not grade
+	graded  map[string][]string // the ids of the mutants graded, by lesson
+	flaky   int                 // kills that did not repeat (with -confirm)
+	errors  int                 // mutants the sweep itself could not grade
 }
 
 func (s summary) survived() int {
@@ -122,7 +135,7 @@ func (s summary) survived() int {
 }
 
 func summarize(jobs []*job, triage map[string]string) summary {
-	s := summary{lessons: map[string]*LessonResult{}}
+	s := summary{lessons: map[string]*LessonResult{}, graded: map[string][]string{}}
 	graded := fmt.Sprintf("%s, %s/%s, %d CPUs", time.Now().UTC().Format("2006-01-02"), runtime.GOOS, runtime.GOARCH, runtime.NumCPU())
 	for _, j := range jobs {
 		if j.outcome == Survived {
@@ -136,6 +149,7 @@ func summarize(jobs []*job, triage map[string]string) summary {
 			s.lessons[j.lesson.Number] = r
 		}
 		r.Counts.add(j.outcome)
+		s.graded[j.lesson.Number] = append(s.graded[j.lesson.Number], j.m.ID)
 		key := filepath.Base(j.m.File) + " " + orTop(j.m.Func)
 		fc := r.Functions[key]
 		fc.add(j.outcome)
@@ -222,6 +236,49 @@ func writeReport(path string, s summary, lessons []*check.Lesson, partial bool) 
 			if err := os.WriteFile(filepath.Join(dir, r.Lesson+".json"), append(data, '\n'), 0o644); err != nil {
 				return err
 			}
+		}
+	}
+	return renderStored(path)
+}
+
+// updateSurvivors folds a grading of the stored survivors (-survivors) into
+// the stored results beside path, and renders the report again: each
+// survivor graded moves to what it is now (killed by a new check, or
+// triaged as equivalent), and the stored kills stand as they are.
+func updateSurvivors(path string, s summary) error {
+	dir := filepath.Join(filepath.Dir(path), "mutation")
+	stored, err := readStored(dir)
+	if err != nil {
+		return err
+	}
+	for n, graded := range s.lessons {
+		r := stored[n]
+		if r == nil {
+			return fmt.Errorf("lesson %s has no stored results to update: sweep it whole", n)
+		}
+		for key, c := range graded.Functions {
+			fc := r.Functions[key]
+			fc.regraded(c)
+			r.Functions[key] = fc
+		}
+		r.Counts.regraded(graded.Counts)
+		// Keep the stored order (by file and line), less those that no
+		// longer survive.
+		again, still := map[string]bool{}, map[string]bool{}
+		for _, id := range s.graded[n] {
+			again[id] = true
+		}
+		for _, sv := range graded.Survivors {
+			still[sv.ID] = true
+		}
+		r.Survivors = slices.DeleteFunc(r.Survivors, func(sv Survivor) bool { return again[sv.ID] && !still[sv.ID] })
+		r.Graded += "; survivors graded again " + strings.SplitN(graded.Graded, ",", 2)[0]
+		data, err := json.MarshalIndent(r, "", "  ")
+		if err != nil {
+			return err
+		}
+		if err := os.WriteFile(filepath.Join(dir, n+".json"), append(data, '\n'), 0o644); err != nil {
+			return err
 		}
 	}
 	return renderStored(path)
