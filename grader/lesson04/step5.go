@@ -23,7 +23,7 @@ import (
 
 // step5 holds the checks of step 5: the WebSocket.
 var step5 = check.Step{
-	Checks: []*check.Check{origin15, origin16, origin17, origin18, origin19, origin20, origin21, origin22, origin24, origin31, origin32, origin33},
+	Checks: []*check.Check{origin15, origin16, origin17, origin18, origin19, origin20, origin21, origin22, origin24, origin31, origin32, origin33, origin34},
 }
 
 var origin15 = &check.Check{
@@ -288,11 +288,12 @@ func checkWebSocketLeaks(t *check.T) {
 }
 
 var origin22 = &check.Check{
-	ID: "ORIGIN-22", Step: 5, Severity: check.Must, Budget: 10 * time.Second,
-	Needs:  check.Needs{Course: webSocket, Signal: true, Optional: []check.Feature{check.GETStream}},
-	Title:  "SIGTERM closes every WebSocket with 1001 and ends the GET streams at once; the server exits",
-	Spec:   check.Spec{Rev: spec.Rev, Section: "basic/lifecycle › Shutdown", Quote: "the server SHOULD initiate shutdown by closing the connection"},
-	Course: "http.Server.Shutdown does not track hijacked connections: the handler must close its sockets itself, with a close frame, when shutdown begins.",
+	ID: "ORIGIN-22", Step: 5, Severity: check.Must, Budget: 20 * time.Second, // megabytes under the race detector
+	Needs: check.Needs{Course: webSocket, Signal: true, Optional: []check.Feature{check.GETStream}},
+	Title: "SIGTERM closes every WebSocket with 1001 and ends the GET streams at once; the server exits",
+	Spec:  check.Spec{Rev: spec.Rev, Section: "basic/lifecycle › Shutdown", Quote: "the server SHOULD initiate shutdown by closing the connection"},
+	Course: "http.Server.Shutdown does not track hijacked connections: the handler must close its sockets itself, with a close frame, when shutdown begins. " +
+		"The process waits for those goodbyes, a socket's answer in progress included, but not for ever: a client that stopped reading cannot be said goodbye to, and the server exits within 3 s all the same.",
 	Hint: check.Hint{
 		Report:   "Keep the open sockets in a set; CloseStreams (which serve.Run calls before Shutdown) cancels each connection, which then sends a close frame with websocket.CloseGoingAway.",
 		Question: "Does http.Server.Shutdown know about a connection the upgrader hijacked?",
@@ -302,6 +303,10 @@ var origin22 = &check.Check{
 	Claims: []check.Claim{
 		{Claim: "SIGTERM closes open sockets with 1001, and the server exits 0", Where: "step 5", How: "24 sockets, each with a countdown running: every one gets its close frame before the process exits"},
 		{Claim: "SIGTERM ends stage 03's GET streams at once, through the stage's CloseStreams", Where: "step 5", How: "a GET stream open at SIGTERM ends within 1 s"},
+		{Claim: "the process waits for a socket still writing an answer: its client gets the whole answer, then 1001", Where: "step 5",
+			How: "a client stopped in the middle of a 5 MiB answer reads again once another socket has its 1001"},
+		{Claim: "a socket that cannot say goodbye does not hold the exit: the server exits within 3 s of SIGTERM all the same", Where: "step 5",
+			How: "beside it, a client stopped in the middle of a 5 MiB answer that never reads again"},
 	},
 	Run: checkWebSocketShutdown,
 }
@@ -353,6 +358,46 @@ func checkWebSocketShutdown(t *check.T) {
 		t.Fail(check.Failure{What: fmt.Sprintf("the server exited %v after the last socket's close frame, with nothing left to wait for", waited.Round(10*time.Millisecond)),
 			Want: fmt.Sprintf("an exit within %v once every socket has closed: Close waits for the sockets until the last one is done, not for a fixed time", allowed)})
 	}
+
+	// A socket still writing a long answer when SIGTERM comes, to a client
+	// that reads again once the shutdown has begun: the process waits for
+	// its goodbye, the whole answer and then 1001, before it exits. Beside
+	// it, a socket whose client never reads again cannot say goodbye: it
+	// must not hold the exit for longer than a bound.
+	h = startOrigin(t)
+	size := stallBytes(t)
+	herald := dialWS(t, h, nil, "a socket whose close frame shows that the shutdown has begun")
+	herald.Initialize(spec.Rev)
+	var slow *stalledSocket
+	t.Parallel(func() { slow = openStalled(t, h, size, "a client that reads again after SIGTERM") },
+		func() { openStalled(t, h, size, "a client that never reads again") })
+	sent = terminate(t, h)
+	expectGoingAway(t, herald, sent, "the idle socket")
+	got, why := slow.finish(wire.T1)
+	switch {
+	case got <= size:
+		t.Fail(check.Failure{What: fmt.Sprintf("after SIGTERM, a client that read again got %d bytes of an answer of more than %d, then %s", got, size, describe(why)),
+			Want: "the whole answer, then a close frame with 1001: the process waits for a socket's goodbye before it exits (Close waits for the sockets, up to its bound)"})
+	case !isGoingAway(why):
+		t.Fail(check.Failure{What: "after SIGTERM, a client that read again got its whole answer, then " + describe(why),
+			Want: "a close frame with code 1001 after the answer: the process waits for a socket's goodbye before it exits"})
+	}
+	if !h.Proc.WaitExit(time.Until(sent.Add(3 * time.Second))) {
+		t.Fail(check.Failure{What: "the server was still running 3 s after SIGTERM, with a socket whose client had stopped reading",
+			Want: "an exit all the same: Close waits for the sockets' goodbyes up to a bound (a second), since a socket whose client stopped reading cannot say goodbye"})
+	}
+	expectExit(t, h, sent)
+}
+
+// describe says how a connection ended: a close frame, or why there was none.
+func describe(why error) string {
+	if code, ok := wire.CloseCode(why); ok {
+		return fmt.Sprintf("a close frame with code %d", code)
+	}
+	if why == nil {
+		return "nothing more for 2 s"
+	}
+	return "no close frame (" + why.Error() + ")"
 }
 
 // terminate sends the server SIGTERM, and returns when.
@@ -779,4 +824,72 @@ func headerList(h http.Header) string {
 	}
 	sort.Strings(parts)
 	return strings.Join(parts, "; ")
+}
+
+var origin34 = &check.Check{
+	ID: "ORIGIN-34", Step: 5, Severity: check.Must, Budget: 25 * time.Second, // a write must wait out its 10 s; megabytes under the race detector
+	Needs: check.Needs{Course: webSocket, Flags: []string{"-debug"}},
+	Title: "a client that stops reading is dropped once a frame has waited 10 s, and all its socket held is freed",
+	Spec:  boundsRule,
+	Course: "A client that stops reading, but keeps its connection open, would hold its socket's goroutines, its place and a half-written answer for ever: " +
+		"frameWriter gives each frame a write deadline (writeTimeout, 10 s), and a write that fails ends the loop, which closes the socket. " +
+		"The grader stops two clients in the middle of a 5 MiB answer, 300 requests queued behind each: within 14 s all they held must be gone. " +
+		"A client that is only idle, and reads, is still served after those seconds.",
+	Hint: check.Hint{
+		Report:   "Before each frame, set a write deadline (w.ws.SetWriteDeadline(time.Now().Add(writeTimeout))), and return the error of a write that fails: stage 01's loop stops at the first failed write, and serveSocket then closes the socket.",
+		Question: "What becomes of a write to a client that has stopped reading, and what ends the loop then?",
+		Pointer:  "gorilla/websocket Conn.SetWriteDeadline: a write not done by then fails, and every write after it; stdio.Serve returns at its first failed write, after cancelling the requests in flight.",
+		Near:     "In frameWriter.Write, for each line: w.ws.SetWriteDeadline(time.Now().Add(writeTimeout)); if err := w.ws.WriteMessage(websocket.TextMessage, msg); err != nil { return 0, err }.",
+	},
+	Claims: []check.Claim{
+		{Claim: "a client that stops reading is let go once a frame has waited writeTimeout (10 s): the loop ends, the socket closes, its goroutines and connection are freed", Where: "step 5",
+			How: "two clients stopped in the middle of a 5 MiB answer (a 256 KiB receive buffer), 300 pings queued behind each; counted via -debug's /debug/vars and /proc/PID/fd within 14 s"},
+		{Claim: "an idle socket whose client reads is not let go", Where: "step 5", How: "idle through those 10 s, then a ping"},
+	},
+	Run: checkStalledClients,
+}
+
+// stalledWait is how long after a write began to wait a server may take
+// to free its socket: writeTimeout (10 s), and room for a loaded machine.
+const stalledWait = 14 * time.Second
+
+func checkStalledClients(t *check.T) {
+	h := startOrigin(t, "-debug")
+	size := stallBytes(t)
+	idle := dialWS(t, h, nil, "a socket that stays idle, and reads")
+	idle.Initialize(spec.Rev)
+	idleSince := time.Now()
+	base := probe.TakeBaseline(t, h)
+
+	const n = 2
+	stalled := make([]*stalledSocket, n)
+	var opens []func()
+	for i := range stalled {
+		i := i
+		opens = append(opens, func() {
+			stalled[i] = openStalled(t, h, size, fmt.Sprintf("client %d of %d, which stops reading", i+1, n))
+		})
+	}
+	t.Parallel(opens...)
+	var began time.Time
+	for _, s := range stalled {
+		s.queue(300)
+		if s.began.After(began) {
+			began = s.began
+		}
+	}
+	t.Wire.Event("%d clients stopped reading in the middle of a %d-byte answer, 300 pings queued behind each; waiting up to %v for the server to let them go", n, size, stalledWait)
+
+	allowed := stalledWait
+	if probe.RaceBuilt(t) {
+		allowed += 3 * time.Second
+	}
+	base.ExpectFreedBy(t, h, began.Add(allowed), 1, fmt.Sprintf("%v after %d clients stopped reading in the middle of an answer", allowed, n),
+		"each socket let go once its frame had waited 10 s: the write fails at its deadline, the loop ends, the socket closes, and every goroutine it held ends (the pinger too)")
+	// The idle socket has sent nothing since it initialized, and answered
+	// whatever pings came: it is kept.
+	if wait := time.Until(idleSince.Add(10*time.Second + 500*time.Millisecond)); wait > 0 {
+		probe.Pause(t, wait)
+	}
+	idle.Call(`9`, "ping", nil)
 }

@@ -397,6 +397,20 @@ func (p linePeer) Send(_ context.Context, msg *jsonrpc.Message) error {
 			New: "\tselect {\n\tcase <-time.After(d):\n\t}\n"}},
 	},
 	{
+		Name: "sockets-not-waited-for", Lesson: "04", Kills: []string{"ORIGIN-22"},
+		Mistake: "does not wait for the sockets at shutdown: the process exits while a socket is still finishing an answer, and its client gets neither the rest nor a close frame",
+		Edits: []Edit{{File: originSocket,
+			Old: "\t\ts.done.Wait()\n",
+			New: ""}},
+	},
+	{
+		Name: "sockets-waited-for-without-a-bound", Lesson: "04", Kills: []string{"ORIGIN-22"},
+		Mistake: "waits for every socket's goodbye at shutdown without a bound, so a client that stopped reading holds the exit until its write times out",
+		Edits: []Edit{{File: originSocket,
+			Old: "\tcase <-time.After(d):\n",
+			New: ""}},
+	},
+	{
 		Name: "binary-frames-read-as-text", Lesson: "04", Kills: []string{"ORIGIN-24"},
 		Mistake: "reads a binary frame as if it were text, so bytes the transport does not carry run as a message instead of closing the socket with 1003",
 		Edits: []Edit{{File: originFrames,
@@ -445,6 +459,20 @@ func (p linePeer) Send(_ context.Context, msg *jsonrpc.Message) error {
 		Edits: []Edit{{File: originFrames,
 			Old: "\tif len(bytes.TrimSpace(frame)) == 0 {\n\t\treturn []byte(\"\\n\") // a blank line: no message, and no answer\n\t}\n",
 			New: ""}},
+	},
+	{
+		Name: "ws-no-write-deadline", Lesson: "04", Kills: []string{"ORIGIN-34"},
+		Mistake: "writes each frame without a deadline, so a client that stops reading holds its socket, its goroutines and a half-written answer for ever",
+		Edits: []Edit{{File: originFrames,
+			Old: "\t\tw.ws.SetWriteDeadline(time.Now().Add(writeTimeout))\n",
+			New: ""}},
+	},
+	{
+		Name: "ws-write-error-ignored", Lesson: "04", Kills: []string{"ORIGIN-34"},
+		Mistake: "drops the error of a frame's write, so the loop never learns that its client is gone: it keeps running, writing into a broken socket, until the client closes it",
+		Edits: []Edit{{File: originFrames,
+			Old: "\t\tif err := w.ws.WriteMessage(websocket.TextMessage, msg); err != nil {\n\t\t\treturn 0, err\n\t\t}\n",
+			New: "\t\tw.ws.WriteMessage(websocket.TextMessage, msg)\n"}},
 	},
 	{
 		Name: "ws-host-refusal-does-not-stop", Lesson: "04", Kills: []string{"ORIGIN-33"},

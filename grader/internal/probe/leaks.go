@@ -51,3 +51,29 @@ func (b Baseline) ExpectFreed(t *check.T, h *wire.HTTP, after, want string) {
 	}
 	t.Fail(check.Failure{What: what, Want: want})
 }
+
+// ExpectFreedBy is ExpectFreed for a server that may rightly take longer:
+// it waits until deadline (polling every 250 ms, as each look at
+// /debug/vars makes the server collect its garbage), and allows slack
+// goroutines and files beyond b.
+func (b Baseline) ExpectFreedBy(t *check.T, h *wire.HTTP, deadline time.Time, slack int, after, want string) {
+	h.CloseIdleConnections()
+	var goroutines int64
+	var files int
+	for {
+		goroutines = h.VarInt("goroutines")
+		files, _ = h.OpenFiles()
+		if goroutines <= b.goroutines+int64(slack) && (!b.haveFiles || files <= b.files+slack) {
+			return
+		}
+		if time.Now().After(deadline) {
+			break
+		}
+		Pause(t, 250*time.Millisecond)
+	}
+	what := fmt.Sprintf("%s, the server still has %d goroutines (%d before)", after, goroutines, b.goroutines)
+	if b.haveFiles {
+		what += fmt.Sprintf(" and %d open files (%d before)", files, b.files)
+	}
+	t.Fail(check.Failure{What: what, Want: want})
+}
