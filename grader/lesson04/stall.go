@@ -20,16 +20,15 @@ import (
 )
 
 // A stalledSocket is a client of /ws that has stopped reading in the middle
-// of an answer too long for the kernel to buffer: the server's write of
-// that frame waits for it. The grader's own WebSocket client (wire.WS)
-// reads every frame at once, so this one is a raw gorilla connection with
-// a small receive buffer.
+// of a stream of frames too long for the kernels to buffer: the server's
+// write of a frame waits for it. The grader's own WebSocket client (wire.WS)
+// reads every frame at once, so this one is a raw gorilla connection with a
+// fixed receive buffer.
 type stalledSocket struct {
 	t     *check.T
 	conn  *websocket.Conn
-	rest  io.Reader // the rest of the long answer, once its start was read
-	began time.Time // when the long answer began to arrive
-	size  int       // the length of the text echoed back
+	rest  io.Reader // the rest of the frame being read when the client stopped
+	began time.Time // when the stream began to arrive
 }
 
 // clientBuffer is the receive buffer of a stalledSocket: fixed, where the
@@ -37,11 +36,14 @@ type stalledSocket struct {
 // size (64 KiB), so that a client that reads again is sent the rest at once.
 const clientBuffer = 256 << 10
 
-// stallBytes is the length of a text whose echo no kernel on this machine
-// buffers whole: more than a TCP send buffer may grow to (tcp_wmem's
-// maximum) and the client's receive buffer together. It ends the check
-// unrun where a frame could not be that long.
-func stallBytes(t *check.T) int {
+// stallSteps is how many progress notifications the countdown of a
+// stalledSocket sends: its most (MaxCountdownSteps).
+const stallSteps = 1000
+
+// stallBytes is more than the kernels on this machine buffer between the
+// server and a stalledSocket: a TCP send buffer at its largest (tcp_wmem's
+// maximum), the client's receive buffer, and a megabyte more.
+func stallBytes() int {
 	most := 4 << 20 // Linux's default maximum; other systems' are smaller
 	if b, err := os.ReadFile("/proc/sys/net/ipv4/tcp_wmem"); err == nil {
 		if f := strings.Fields(string(b)); len(f) == 3 {
@@ -50,20 +52,31 @@ func stallBytes(t *check.T) int {
 			}
 		}
 	}
-	size := most + 1<<20
-	if size > maxFrame-1<<20 {
-		t.CannotRun(fmt.Sprintf("this machine's TCP send buffers may grow to %d bytes (net.ipv4.tcp_wmem), more than a frame may hold: no answer the grader can ask for is long enough to make a write wait", most))
-	}
-	return size
+	return most + clientBuffer + 1<<20
 }
 
-// openStalled opens a socket, initializes it, asks for the echo of a text
-// of size bytes, reads the first bytes of the answer, and stops reading.
-func openStalled(t *check.T, h *wire.HTTP, size int, purpose string) *stalledSocket {
+// A stall is what a stalledSocket asks for before it stops reading.
+type stall int
+
+const (
+	// A stream of stallSteps progress notifications (countdown, no
+	// interval, a long progress token), stallBytes in all: cheap, as the
+	// server writes only what the kernels take before its write waits,
+	// but when that write begins to wait the client cannot tell.
+	stream stall = iota
+	// One frame of more than stallBytes (the echo of a long text): dear,
+	// as the server reads and writes all of it, but the write waits from
+	// the moment the frame begins to arrive.
+	oneFrame
+)
+
+// openStalled opens a socket, initializes it, asks for what s says, reads
+// the first bytes of the first frame of it, and stops reading.
+func openStalled(t *check.T, h *wire.HTTP, how stall, purpose string) *stalledSocket {
 	d := websocket.Dialer{HandshakeTimeout: wire.T1, NetDialContext: func(ctx context.Context, network, addr string) (net.Conn, error) {
 		c, err := (&net.Dialer{}).DialContext(ctx, network, addr)
 		if tc, ok := c.(*net.TCPConn); ok {
-			tc.SetReadBuffer(clientBuffer) // before any data: the kernel cannot take in the server's frame whole
+			tc.SetReadBuffer(clientBuffer) // before any data: the kernel cannot take in the server's stream whole
 		}
 		return c, err
 	}}
@@ -80,75 +93,91 @@ func openStalled(t *check.T, h *wire.HTTP, size int, purpose string) *stalledSoc
 		t.Fail(check.Failure{What: fmt.Sprintf("the WebSocket handshake (%s) failed: HTTP %d, %v", purpose, status, err), Want: "HTTP 101 Switching Protocols", Cause: causeWebSocket})
 	}
 	t.Cleanup(func() { conn.Close() })
-	s := &stalledSocket{t: t, conn: conn, size: size}
+	s := &stalledSocket{t: t, conn: conn}
 
-	within := 2 * wire.T2 // megabytes through json.Compact, on a loaded machine
-	if probe.RaceBuilt(t) {
-		within = 15 * time.Second // and under the race detector
-	}
 	s.send(wire.Request(`"init"`, "initialize", wire.InitializeParams(spec.Rev)), "initialize")
 	conn.SetReadDeadline(time.Now().Add(wire.T1))
 	if _, _, err := conn.ReadMessage(); err != nil {
 		t.Fail(check.Failure{What: fmt.Sprintf("no answer to initialize on the socket (%s): %v", purpose, err), Want: "the InitializeResult"})
 	}
 	s.send(wire.Notification("notifications/initialized", nil), "notifications/initialized")
-	s.send(wire.Request(`"long"`, "tools/call", wire.ToolCall("echo", map[string]any{"text": strings.Repeat("s", size)}, nil)),
-		fmt.Sprintf("tools/call echo of a %d-byte text", size))
+	within := wire.T1
+	if how == stream {
+		token := strings.Repeat("s", stallBytes()/stallSteps)
+		s.send(wire.Request(`"long"`, "tools/call", wire.ToolCall("countdown", map[string]any{"from": stallSteps, "interval_ms": 0}, token)),
+			fmt.Sprintf("tools/call countdown from %d, no interval, with a progress token of %d bytes", stallSteps, len(token)))
+	} else {
+		text := strings.Repeat("s", stallBytes())
+		s.send(wire.Request(`"long"`, "tools/call", wire.ToolCall("echo", map[string]any{"text": text}, nil)),
+			fmt.Sprintf("tools/call echo of a %d-byte text", len(text)))
+		within = 20 * time.Second // megabytes through json.Compact and back, on a loaded machine or under the race detector
+	}
 	conn.SetReadDeadline(time.Now().Add(within))
 	kind, r, err := conn.NextReader()
 	if err != nil || kind != websocket.TextMessage {
-		t.Fail(check.Failure{What: fmt.Sprintf("no answer began to arrive within %v for an echo of %d bytes (%s): %v", within, size, purpose, err), Want: "a text frame: the echo's result"})
+		t.Fail(check.Failure{What: fmt.Sprintf("no answer began to arrive within %v (%s): %v", within, purpose, err), Want: "a text frame"})
 	}
 	s.began = time.Now()
 	var head [64]byte
 	if _, err := io.ReadFull(r, head[:]); err != nil {
-		t.Fail(check.Failure{What: fmt.Sprintf("the echo's answer (%s) broke off after its first bytes: %v", purpose, err), Want: "the echo's result"})
+		t.Fail(check.Failure{What: fmt.Sprintf("the first frame (%s) broke off after its first bytes: %v", purpose, err), Want: "a whole frame"})
 	}
 	s.rest = r
-	t.Wire.Event("read the first 64 bytes of the echo's answer (%s), then stopped reading: %s", purpose, head[:])
+	t.Wire.Event("read the first 64 bytes of the first frame (%s), then stopped reading: %s", purpose, head[:])
 	return s
 }
 
 // send writes one text frame, and fails the check if it cannot within T1.
 func (s *stalledSocket) send(text, what string) {
 	s.t.Wire.Sent(fmt.Sprintf("frame of %d bytes: %s", len(text), what))
-	s.conn.SetWriteDeadline(time.Now().Add(wire.T1))
+	d := wire.T1
+	if len(text) > 1<<20 {
+		d = 10 * time.Second // megabytes, to a server on a loaded machine
+	}
+	s.conn.SetWriteDeadline(time.Now().Add(d))
 	if err := s.conn.WriteMessage(websocket.TextMessage, []byte(text)); err != nil {
 		s.t.Failf("sending %s on the socket: %v", what, err)
 	}
 }
 
-// queue sends n pings behind the long answer, none of which can be answered
-// before it: more than stage 01 runs at once (MaxInFlight, 256), so that
-// the loop, and then its reader, are left holding one too.
-func (s *stalledSocket) queue(n int) {
-	s.t.Wire.Sent(fmt.Sprintf("%d pings, one frame each", n))
-	s.conn.SetWriteDeadline(time.Now().Add(wire.T1))
-	for i := 0; i < n; i++ {
-		if err := s.conn.WriteMessage(websocket.TextMessage, []byte(wire.Request(strconv.Itoa(100+i), "ping", nil))); err != nil {
-			s.t.Failf("sending ping %d of %d behind the long answer: %v", i+1, n, err)
+// queue sends pings behind the streams of stalled, a few at a time, until
+// the moment until: so that, whenever in that time the server's write
+// begins to wait, many more than stage 01 runs at once (MaxInFlight, 256)
+// arrive after it, and the loop, then its reader, are left holding one.
+// Those that came before are answered between the stream's frames.
+func queue(t *check.T, stalled []*stalledSocket, until time.Time) {
+	t.Wire.Sent(fmt.Sprintf("pings on each of the %d sockets, 5 every 5 ms, for %v", len(stalled), time.Until(until).Round(time.Millisecond)))
+	id := 100
+	for time.Now().Before(until) {
+		for _, s := range stalled {
+			s.conn.SetWriteDeadline(time.Now().Add(wire.T1))
+			for i := 0; i < 5; i++ {
+				if err := s.conn.WriteMessage(websocket.TextMessage, []byte(wire.Request(strconv.Itoa(id+i), "ping", nil))); err != nil {
+					t.Failf("sending a ping behind the stream: %v", err)
+				}
+			}
 		}
+		id += 5
+		probe.Pause(t, 5*time.Millisecond)
 	}
 }
 
-// finish reads the rest of the long answer and what follows it, within d,
-// and returns how many bytes the answer had, and why the connection ended
-// after it (a *websocket.CloseError for a close frame), or nil if it had
-// not ended by then.
-func (s *stalledSocket) finish(d time.Duration) (answer int, end error) {
+// finish reads what is left of the stream within d, and returns how many
+// frames came and why the connection ended after them (a
+// *websocket.CloseError for a close frame), or nil if it had not ended by
+// then.
+func (s *stalledSocket) finish(d time.Duration) (frames int, end error) {
 	s.conn.SetReadDeadline(time.Now().Add(d))
-	n, err := io.Copy(io.Discard, s.rest)
-	answer = 64 + int(n)
-	if err != nil {
-		return answer, err
+	if _, err := io.Copy(io.Discard, s.rest); err != nil {
+		return 0, err
 	}
-	for {
+	for frames = 1; ; frames++ {
 		if _, _, err := s.conn.ReadMessage(); err != nil {
 			var ne net.Error
 			if errors.As(err, &ne) && ne.Timeout() {
-				return answer, nil
+				return frames, nil
 			}
-			return answer, err
+			return frames, err
 		}
 	}
 }
