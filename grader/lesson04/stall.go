@@ -96,12 +96,12 @@ func openStalled(t *check.T, h *wire.HTTP, how stall, purpose string) *stalledSo
 	s := &stalledSocket{t: t, conn: conn}
 
 	s.send(wire.Request(`"init"`, "initialize", wire.InitializeParams(spec.Rev)), "initialize")
-	conn.SetReadDeadline(time.Now().Add(wire.T1))
+	conn.SetReadDeadline(time.Now().Add(2 * wire.T2)) // the handshake is the check's business; the load of a busy machine is not
 	if _, _, err := conn.ReadMessage(); err != nil {
-		t.Fail(check.Failure{What: fmt.Sprintf("no answer to initialize on the socket (%s): %v", purpose, err), Want: "the InitializeResult"})
+		t.Fail(check.Failure{What: fmt.Sprintf("no answer to initialize on the socket within %v (%s): %v", 2*wire.T2, purpose, err), Want: "the InitializeResult"})
 	}
 	s.send(wire.Notification("notifications/initialized", nil), "notifications/initialized")
-	within := wire.T1
+	within := 2 * wire.T2 // the first notification, on a loaded machine
 	if how == stream {
 		token := strings.Repeat("s", stallBytes()/stallSteps)
 		s.send(wire.Request(`"long"`, "tools/call", wire.ToolCall("countdown", map[string]any{"from": stallSteps, "interval_ms": 0}, token)),
@@ -121,6 +121,10 @@ func openStalled(t *check.T, h *wire.HTTP, how stall, purpose string) *stalledSo
 	var head [64]byte
 	if _, err := io.ReadFull(r, head[:]); err != nil {
 		t.Fail(check.Failure{What: fmt.Sprintf("the first frame (%s) broke off after its first bytes: %v", purpose, err), Want: "a whole frame"})
+	}
+	if want := map[stall]string{stream: `"notifications/progress"`, oneFrame: `"result"`}[how]; !strings.Contains(string(head[:]), want) {
+		t.Fail(check.Failure{What: fmt.Sprintf("the first frame (%s) was not what was asked for", purpose), Got: check.Quote(string(head[:]) + "…"),
+			Want: map[stall]string{stream: "notifications/progress, the countdown's first", oneFrame: "the echo's result"}[how]})
 	}
 	s.rest = r
 	t.Wire.Event("read the first 64 bytes of the first frame (%s), then stopped reading: %s", purpose, head[:])

@@ -334,7 +334,7 @@ func arrivedOnLoopback(r *http.Request) bool {
 			New: "\t\t\t\tc = ' '\n"}},
 	},
 	{
-		Name: "ws-serves-frames-itself", Lesson: "04", Kills: []string{"ORIGIN-20", "ORIGIN-21", "ORIGIN-22", "ORIGIN-24", "ORIGIN-32"},
+		Name: "ws-serves-frames-itself", Lesson: "04", Kills: []string{"ORIGIN-20", "ORIGIN-21", "ORIGIN-22", "ORIGIN-24", "ORIGIN-32", "ORIGIN-34"},
 		Mistake: "answers each frame itself, one at a time, instead of running stage 01's loop: a slow tool holds up every other request",
 		Edits: []Edit{
 			{File: originSocket,
@@ -447,7 +447,7 @@ func (p linePeer) Send(_ context.Context, msg *jsonrpc.Message) error {
 			New: ""}},
 	},
 	{
-		Name: "ws-long-frame-tail-dropped", Lesson: "04", Kills: []string{"ORIGIN-32"},
+		Name: "ws-long-frame-tail-dropped", Lesson: "04", Kills: []string{"ORIGIN-22", "ORIGIN-32"},
 		Mistake: "drops what of a frame did not fit in the loop's read buffer, so a frame longer than 64 KiB loses its tail and runs on into the next frame",
 		Edits: []Edit{{File: originFrames,
 			Old: "\tr.line = r.line[n:]\n",
