@@ -290,6 +290,19 @@ var lesson03 = []*Variant{
 		},
 	},
 	{
+		Name: "batch-stream-never-closed", Lesson: "03", Kills: []string{"SSE-29"},
+		Mistake: "sends a batch's responses on the stream its answer became, but never closes that stream, so it never counts as ended and a client resuming it waits for ever",
+		Edits: []Edit{{File: httpPost,
+			Old: `		for _, resp := range responses {
+			stream.Send(ctx, resp)
+		}
+		stream.Close()`,
+			New: `		for _, resp := range responses {
+			stream.Send(ctx, resp)
+		}`,
+		}},
+	},
+	{
 		Name: "dropped-post-cancels-its-request", Lesson: "03", Kills: []string{"SSE-21", "SSE-22", "SSE-24", "SSE-27", "SSE-28", "SSE-31", "SSE-32", "SSE-34"},
 		Mistake: "runs each request under the POST's own context, so a client whose connection drops cancels its request",
 		Edits: []Edit{{File: httpHandler,
