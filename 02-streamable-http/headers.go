@@ -46,7 +46,8 @@ func isJSON(contentType string) bool {
 // When the header is bad, ProtocolVersion writes the 400 and returns false.
 // s may be nil, before a session is known.
 func (h *Handler) ProtocolVersion(w http.ResponseWriter, r *http.Request, s *Session) (mcp.ProtocolVersion, bool) {
-	// TODO(step 3): read the header; look it up with mcp.LookupVersion;
+	// TODO(step 3): read the header (r.Header.Values: present but empty,
+	// or there twice, is a 400); look it up with mcp.LookupVersion;
 	// without it, use s.Version() or mcp.HTTPFallbackVersion.
 	v, _ := mcp.LookupVersion(mcp.HTTPFallbackVersion)
 	return v, true

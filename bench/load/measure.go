@@ -47,6 +47,11 @@ func (r Result) ServerBusy() float64 { return r.ServerCPU.Seconds() / r.Elapsed.
 type Window struct {
 	Warmup   time.Duration // run, but do not count
 	Duration time.Duration // count
+	// Patience, when set, keeps a window that has counted nothing open a
+	// little longer, until a first operation finishes: a smoke run's tiny
+	// window proves the harness works, and a loaded machine may take longer
+	// than the window for one operation. A measurement leaves it zero.
+	Patience time.Duration
 }
 
 // A worker does one unit of work for one client of a closed loop, and says
@@ -102,6 +107,9 @@ func closedLoop(pid int, win Window, workers []worker) (Result, error) {
 	m := startMeter(pid)
 	phase.CompareAndSwap(warming, counting)
 	time.Sleep(win.Duration)
+	for waited := time.Duration(0); ops.Load() == 0 && waited < win.Patience && phase.Load() == counting; waited += 10 * time.Millisecond {
+		time.Sleep(10 * time.Millisecond)
+	}
 	phase.CompareAndSwap(counting, stopping)
 	r := m.stop()
 	wg.Wait()

@@ -25,16 +25,17 @@ var http18 = &check.Check{
 	Title: "MCP-Protocol-Version: unsupported, malformed or empty gets 400 and does nothing, on requests, notifications, batches and DELETE; absent, or any version served, is accepted",
 	Spec:  spec.HTTP("Protocol Version Header", "If the server receives a request with an invalid or unsupported MCP-Protocol-Version, it MUST respond with 400 Bad Request"),
 	Course: "Without the header, the spec says the server SHOULD assume 2025-03-26 (or use the version the session negotiated); " +
-		"the course requires that such a request is served.",
+		"the course requires that such a request is served. The course also refuses a request that carries the header twice, with two versions: " +
+		"the header holds one version, and a recipient may join two field lines into one value (RFC 9110 §5.3), \"2025-11-25, 2025-06-18\", which names none.",
 	Hint: check.Hint{
 		Report: "Look the header up in the table of the versions you speak (mcp.LookupVersion, not every revision there is) for every message, and for DELETE. " +
-			"Present and unknown, or present and empty: 400, and return at once. Absent (no header at all): use the session's negotiated version, or 2025-03-26.",
+			"Present and unknown, present and empty, or present twice: 400, and return at once. Absent (no header at all): use the session's negotiated version, or 2025-03-26.",
 		Question: "What does your server do with MCP-Protocol-Version: 1999-01-01? And with no MCP-Protocol-Version header at all?",
 		Pointer:  "› Protocol Version Header: an invalid or unsupported version MUST get 400 Bad Request; without the header, the server SHOULD assume 2025-03-26 (or use the negotiated version). mcp.LookupVersion finds a version in the table; mcp.HTTPFallbackVersion is 2025-03-26.",
-		Near: `	if v := r.Header.Get("Mcp-Protocol-Version"); v != "" {
-		pv, ok := mcp.LookupVersion(v)
-		if !ok {
-			httpjson.Error(w, http.StatusBadRequest, codeInvalidRequest, "unsupported MCP-Protocol-Version %q", v)
+		Near: `	if values := r.Header.Values("Mcp-Protocol-Version"); len(values) > 0 {
+		pv, ok := mcp.LookupVersion(values[0])
+		if !ok || len(values) > 1 { // "" is present too, and names no version
+			httpjson.Error(w, http.StatusBadRequest, codeInvalidRequest, "unsupported MCP-Protocol-Version %q", values)
 			return mcp.ProtocolVersion{}, false
 		}
 		return pv, true
@@ -52,6 +53,7 @@ Call it in servePOST right after Decode: h.ProtocolVersion(w, r, nil).`,
 	Claims: []check.Claim{
 		{Claim: "MCP-Protocol-Version: unknown, malformed or empty gets 400, on every message and on DELETE, and the refused message does nothing", Where: "concept, step 3",
 			How: "a request, a notification, a batch and DELETE with each of 1999-01-01, not-a-version, an empty value, and (course servers) 2024-11-05 and 2026-07-28, revisions the stage does not speak; the session must still be alive after; a refused add_note's 400 must be one JSON-RPC error, and its note must not be saved"},
+		{Claim: "two MCP-Protocol-Version headers get 400, even when each names a version served (course rule)", Where: "step 3", How: "a ping with the header twice: 2025-11-25 and 2025-06-18"},
 		{Claim: "every version initialize negotiates is accepted in the header, whatever the session's", Where: "step 3", How: "course servers: pings with 2025-03-26, 2025-06-18 and 2025-11-25 in a 2025-11-25 session"},
 		{Claim: "without the header, the session's version is used, else 2025-03-26", Where: "concept, step 3", How: "a request without the header is served; a batch without it in a 2025-11-25 session is refused (HTTP-20); a stateless batch without it is served as 2025-03-26, and one with an empty header refused (HTTP-24)", Also: []string{"HTTP-20", "HTTP-24"}},
 	},
@@ -102,6 +104,17 @@ func checkHTTPProtocolVersionHeader(t *check.T) {
 		if resp.Status != http.StatusOK {
 			t.Fail(check.Failure{What: "after DELETEs that were refused for their MCP-Protocol-Version, the session is gone: a refused DELETE ended it", Got: resp.Summary(),
 				Want: "HTTP 200: a refusal does nothing"})
+		}
+	})
+	t.Case("two version headers", func() {
+		// Each a version the server speaks, so only the rule of one
+		// header, one version, refuses them.
+		hdr := wire.Headers(session, "")
+		hdr[versionHeader] = []string{spec.Rev, "2025-06-18"}
+		what := fmt.Sprintf("a ping with two MCP-Protocol-Version headers, %s and 2025-06-18", spec.Rev)
+		if resp := h.Do(wire.Req{Header: hdr, Body: wire.Request(`8`, "ping", nil), Purpose: what}); resp.Status != http.StatusBadRequest {
+			t.Fail(check.Failure{What: what + " was not refused: the server took one of them and ignored the other", Got: resp.Summary(),
+				Want: "HTTP 400: the header names one version, and the two lines joined (\"" + spec.Rev + ", 2025-06-18\") name none"})
 		}
 	})
 	t.Case("a refused request does nothing", func() {

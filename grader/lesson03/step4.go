@@ -440,7 +440,7 @@ func checkResumeConflict(t *check.T) {
 var sse29 = &check.Check{
 	ID: "SSE-29", Step: 4, Severity: check.Must, Budget: 6 * time.Second,
 	Needs: check.Needs{Optional: []check.Feature{check.EventIDs, check.GETStream}},
-	Title: "resuming a stream that has ended with nothing left (after a result, an error or a cancellation) gets a 4xx at once",
+	Title: "resuming a stream that has ended with nothing left (after a result, an error, a cancellation or a batch's responses) gets a 4xx at once",
 	Spec:  resumeMayRule,
 	Course: "The spec does not say what such a GET gets; the course does. The official TypeScript SDK (1.32.2) resumes every POST stream that ends without a result, " +
 		"and reconnects without limit to a GET stream that ends: an empty 200 stream makes it loop for ever, a stream held open makes it wait for ever. " +
@@ -452,7 +452,7 @@ var sse29 = &check.Check{
 		Near:     "In resume: if len(missed) == 0 && s.isEnded() { unlock; badEventID(w, id, \"its stream has ended\"); return }.",
 	},
 	Claims: []check.Claim{
-		{Claim: "resuming a stream that ended with nothing left gets a 4xx at once (not 404, not 405, not an empty or endless 200)", Where: "concept, step 4", How: "after a result, an error and a cancellation"},
+		{Claim: "resuming a stream that ended with nothing left gets a 4xx at once (not 404, not 405, not an empty or endless 200)", Where: "concept, step 4", How: "after a result, an error and a cancellation, and after a batch's responses (2025-03-26, when the batch's answer became a stream)"},
 	},
 	Checklist: []string{"C29"},
 	Run:       checkResumeEndedStream,
@@ -493,6 +493,21 @@ func checkResumeEndedStream(t *check.T) {
 	}
 	expectRefusal(t, h, session, resumeID(t, cancelled, "the cancelled countdown's stream"), 0, false,
 		"GET resuming the stream of a cancelled request", why)
+
+	// A batch's answer that became a stream: at 2025-03-26, the one version
+	// with batches, add_note's log message comes before the responses.
+	old, _ := h.Initialize("2025-03-26")
+	batch := h.Open(wire.Req{Method: http.MethodPost, Header: wire.Headers(old, "2025-03-26"), Purpose: "a batch of add_note and ping, at 2025-03-26",
+		Body: "[" + wire.Request(`5`, "tools/call", wire.ToolCall("add_note", map[string]any{"text": nonce("batch")}, nil)) + "," + wire.Request(`6`, "ping", nil) + "]"})
+	if batch.ContentType == "text/event-stream" {
+		if events, ended := batch.End(wire.T2); !ended {
+			t.Fail(check.Failure{What: "the stream of a batch's answer did not end after its responses", Got: describeEvents(events), Want: "the stream ends after the batch's last response"})
+		}
+		expectRefusal(t, h, old, resumeID(t, batch, "the batch's stream"), 0, false,
+			"GET resuming a batch's stream after its responses", why)
+	} else {
+		batch.End(wire.T1)
+	}
 }
 
 // openResume opens a GET that resumes a stream whose client the grader has

@@ -735,6 +735,14 @@ var (
 		}},
 	},
 	{
+		Name: "second-version-header-ignored", Lesson: "02", Kills: []string{"HTTP-18"},
+		Mistake: "reads the first MCP-Protocol-Version line only, so a request that carries the header twice is served at the first version",
+		Edits: []Edit{{File: httpHeaders,
+			Old: `	if !ok || len(values) > 1 {`,
+			New: `	if !ok {`,
+		}},
+	},
+	{
 		Name: "empty-version-header-taken-as-absent", Lesson: "02", Kills: []string{"HTTP-18", "HTTP-24"},
 		Mistake: "decides \"no header\" with r.Header.Get(...) == \"\", so an empty MCP-Protocol-Version is served as if it were missing",
 		Edits: []Edit{{File: httpHeaders,

@@ -14,7 +14,7 @@ const (
 var lesson03 = []*Variant{
 	// Step 1: the standalone GET stream, and what a stream costs.
 	{
-		Name: "stream-headers-not-flushed", Lesson: "03", Kills: []string{"SSE-01", "SSE-13", "SSE-33"},
+		Name: "stream-headers-not-flushed", Lesson: "03", Kills: []string{"SSE-01", "SSE-13", "SSE-31", "SSE-33"},
 		Mistake: "writes a stream's status and headers without flushing them, so a client sees nothing until the first event",
 		Edits: []Edit{{File: resumeWriter,
 			Old: `	ew.flush()
@@ -70,10 +70,10 @@ var lesson03 = []*Variant{
 		}},
 	},
 	{
-		// SSE-35 resumes at once after hanging up: when the server has not
-		// yet seen the client go, this variant's 200 for the conflict fails
-		// it too, and when it has, nothing does.
-		Name: "conflict-answered-200", Lesson: "03", Kills: []string{"SSE-06", "SSE-28"}, Racy: true, MayKill: []string{"SSE-35"},
+		// SSE-33 and SSE-35 resume soon after hanging up: when the server
+		// has not yet seen the client go, this variant's 200 for the
+		// conflict fails them too, and when it has, nothing does.
+		Name: "conflict-answered-200", Lesson: "03", Kills: []string{"SSE-06", "SSE-28"}, Racy: true, MayKill: []string{"SSE-33", "SSE-35"},
 		Mistake: "refuses a second connection to a stream with status 200 and an error body, instead of 409 Conflict",
 		Edits: []Edit{{File: resumeGET,
 			Old: `	httpjson.Error(w, http.StatusConflict, codeServerError, "%s", why)`,
@@ -290,6 +290,19 @@ var lesson03 = []*Variant{
 		},
 	},
 	{
+		Name: "batch-stream-never-closed", Lesson: "03", Kills: []string{"SSE-29"},
+		Mistake: "sends a batch's responses on the stream its answer became, but never closes that stream, so it never counts as ended and a client resuming it waits for ever",
+		Edits: []Edit{{File: httpPost,
+			Old: `		for _, resp := range responses {
+			stream.Send(ctx, resp)
+		}
+		stream.Close()`,
+			New: `		for _, resp := range responses {
+			stream.Send(ctx, resp)
+		}`,
+		}},
+	},
+	{
 		Name: "dropped-post-cancels-its-request", Lesson: "03", Kills: []string{"SSE-21", "SSE-22", "SSE-24", "SSE-27", "SSE-28", "SSE-31", "SSE-32", "SSE-34"},
 		Mistake: "runs each request under the POST's own context, so a client whose connection drops cancels its request",
 		Edits: []Edit{{File: httpHandler,
@@ -451,7 +464,7 @@ var lesson03 = []*Variant{
 		}},
 	},
 	{
-		Name: "dropped-post-watched-on-the-session", Lesson: "03", Kills: []string{"SSE-32"},
+		Name: "dropped-post-watched-on-the-session", Lesson: "03", Kills: []string{"SSE-31", "SSE-32"},
 		Mistake: "lets go of a POST's connection when the session ends, not when the POST's client drops, so a slow call cut off between events cannot be resumed (409) until its next write fails",
 		Edits: []Edit{{File: resumeStream,
 			Old: `	p.unwatch = context.AfterFunc(r.Context(), func() { s.detach(p.own) })`,

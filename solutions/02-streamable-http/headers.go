@@ -101,7 +101,8 @@ func (h *Handler) ProtocolVersion(w http.ResponseWriter, r *http.Request, s *Ses
 	}
 	return v, true
 	// @starter
-	// | // TODO(step 3): read the header; look it up with mcp.LookupVersion;
+	// | // TODO(step 3): read the header (r.Header.Values: present but empty,
+	// | // or there twice, is a 400); look it up with mcp.LookupVersion;
 	// | // without it, use s.Version() or mcp.HTTPFallbackVersion.
 	// | v, _ := mcp.LookupVersion(mcp.HTTPFallbackVersion)
 	// | return v, true

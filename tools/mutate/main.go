@@ -48,7 +48,7 @@ func main() {
 	match := flag.String("match", "", "grade only the mutants whose id contains this text")
 	write := flag.Bool("write", false, "update "+reportPath+" with the results")
 	parallel := flag.Int("parallel", max(2, runtime.NumCPU()), "mutants graded at once")
-	confirm := flag.Bool("confirm", false, "grade each kill a second time with the check that killed it, and report kills that do not repeat (a check that kills only by timing)")
+	confirm := flag.Bool("confirm", false, "grade each kill a second time with the check that killed it (and, if that passes, the whole lessons once more and the new killer alone); a kill that does not repeat counts as a survivor, reported as flaky (a check that kills only by timing, or a loaded machine)")
 	report := flag.Bool("report", false, "grade nothing: render "+reportPath+" again from the stored results")
 	survivors := flag.Bool("survivors", false, "grade only the mutants the stored results list as survivors; with -write, update those results (the stored kills stand: a full sweep is what grades them again)")
 	flag.Parse()
@@ -256,14 +256,8 @@ func (s *sweep) run(jobs []*job, parallel int) {
 			sem <- struct{}{}
 			defer func() { <-sem }()
 			s.grade(j, "")
-			if s.confirm && (j.outcome == Killed || j.outcome == TimedOut) {
-				// Again with the check that killed it alone: which of
-				// several failing checks fails first is timing, but the
-				// killer failing only once is a check that kills by timing.
-				first := *j
-				s.grade(j, first.by)
-				j.flaky = j.outcome == Survived
-				j.outcome, j.by = first.outcome, first.by
+			if s.confirm {
+				s.confirmKill(j)
 			}
 			s.mu.Lock()
 			s.done++
@@ -274,12 +268,39 @@ func (s *sweep) run(jobs []*job, parallel int) {
 	wg.Wait()
 }
 
+// confirmKill grades a killed mutant again with the check that killed it
+// alone: which of several failing checks fails first is timing, but a
+// killer that fails only once kills by timing (or fell to a loaded
+// machine). Then the whole lessons grade it once more, and a second killer
+// gets the same test. A kill that repeats with neither counts as a
+// survivor, marked flaky: a kill by timing is no kill.
+func (s *sweep) confirmKill(j *job) {
+	doubted := "" // the first killer that did not kill again alone
+	for try := 0; try < 2 && (j.outcome == Killed || j.outcome == TimedOut); try++ {
+		first := *j
+		s.grade(j, first.by)
+		if j.outcome != Survived {
+			j.outcome, j.by = first.outcome, first.by
+			return
+		}
+		if doubted == "" {
+			doubted = first.by
+		}
+		if try == 0 {
+			s.grade(j, "")
+		}
+	}
+	if doubted != "" {
+		j.flaky, j.outcome, j.by = true, Survived, doubted
+	}
+}
+
 func suffix(j *job) string {
 	switch {
 	case j.err != nil:
 		return "  (error: " + j.err.Error() + ")"
 	case j.flaky:
-		return "  by " + j.by + ", which did not kill it again"
+		return "  (killed once by " + j.by + ", which did not kill it again)"
 	case j.by != "":
 		return "  by " + j.by
 	}

@@ -57,7 +57,7 @@ var (
 		drops: 10000, sessionExpiry: 5 * time.Second, countdown: 1000,
 	}
 	smokeSizes = sizes{
-		window: load.Window{Warmup: 50 * time.Millisecond, Duration: 200 * time.Millisecond}, sessions: 20,
+		window: load.Window{Warmup: 50 * time.Millisecond, Duration: 200 * time.Millisecond, Patience: 5 * time.Second}, sessions: 20,
 		streams: 20, tick: 10 * time.Millisecond, replay: 200, producerTime: 500 * time.Millisecond,
 		drops: 50, sessionExpiry: time.Second, countdown: 50,
 	}
