@@ -3,7 +3,9 @@ package lesson03
 import (
 	"fmt"
 	"net/http"
+	"os"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -15,7 +17,7 @@ import (
 
 // step3 holds the checks of step 3: the session's outlet.
 var step3 = check.Step{
-	Checks: []*check.Check{sse17, sse18, sse19, sse20},
+	Checks: []*check.Check{sse17, sse18, sse19, sse20, sse39},
 }
 
 var sse17 = &check.Check{
@@ -263,4 +265,87 @@ func checkTicks(t *check.T) {
 		}
 	}
 	base.ExpectFreed(t, h, "8 sessions started their tickers and were deleted", "each session's ticker ends with its session")
+}
+
+var sse39 = &check.Check{
+	ID: "SSE-39", Step: 3, Severity: check.Must, Budget: 8 * time.Second,
+	Needs: check.Needs{Flags: []string{"-debug", "-tick", "-keepalive"}, Optional: []check.Feature{check.GETStream}},
+	Title: "a stream's keep-alive ticker and a session's -tick ticker are stopped when they end: an idle server uses no CPU after 20 sessions listened and ended (-tick 1ns, -keepalive 1µs)",
+	Spec:  spec.NoLimit,
+	Course: "The course requires every ticker a stream or a session starts to be stopped when it ends. The course module's go.mod says go 1.22, so a time.Ticker " +
+		"nobody stops fires for ever, even once nothing refers to it; with -keepalive 1µs and -tick 1ns, twenty of them keep a core busy. The grader lets 20 " +
+		"sessions each open their GET stream, read a tick on it (1ns is the smallest positive -tick, and it ticks too) and end (DELETE), waits for the " +
+		"server's goroutines to come back, then reads the server's CPU time over 1 s (/proc/PID/stat, on Linux): it must stay under 40 ms.",
+	Hint: check.Hint{
+		Report:   "Stop every time.Ticker when its loop ends: defer keepAlive.Stop() in hold, defer ticker.Stop() in tick. Returning from the loop does not stop it.",
+		Question: "When the loop that reads a ticker returns, does the ticker stop firing?",
+		Pointer:  "time.NewTicker: \"Stop the ticker to release associated resources.\" Before Go 1.23 (and in modules whose go.mod says an older go), an unstopped ticker is never collected.",
+		Near:     "keepAlive := time.NewTicker(h.opts.KeepAlive); defer keepAlive.Stop() in hold, and ticker := time.NewTicker(interval); defer ticker.Stop() in tick.",
+	},
+	Claims: []check.Claim{
+		{Claim: "a stream's keep-alive ticker and the session's ticker stop when they end", Where: "steps 1 and 3",
+			How: "-tick 1ns and -keepalive 1µs: 20 sessions open their GET stream, get a tick and are deleted; the server's CPU time over the next second (Linux) must stay under 40 ms"},
+		{Claim: "any positive -tick ticks, 1ns included", Where: "step 3", How: "-tick 1ns: each of 20 GET streams gets a tick within 1 s"},
+	},
+	Run: checkTickersStopped,
+}
+
+func checkTickersStopped(t *check.T) {
+	const sessions = 20
+	h := wire.StartHTTP(t, "-debug", "-tick", "1ns", "-keepalive", "1us")
+	h.Initialize(spec.Rev)
+	if _, ok := cpuTime(h); !ok {
+		t.Skip("the server's CPU time is read from /proc/PID/stat, which this system does not have")
+	}
+	base := probe.TakeBaseline(t, h)
+	for i := 1; i <= sessions; i++ {
+		session, _ := h.Initialize(spec.Rev)
+		g := probe.OpenGET(t, h, session, spec.Rev, "", fmt.Sprintf("GET stream of session %d of %d", i, sessions))
+		g.Await(wire.T1, "a tick, with -tick 1ns", probe.IsLogFrom("ticker"), nil)
+		resp := h.Do(wire.Req{Method: http.MethodDelete, Header: wire.Headers(session, spec.Rev), Purpose: fmt.Sprintf("DELETE session %d of %d, which ends its GET stream", i, sessions)})
+		if resp.Status < 200 || resp.Status > 299 {
+			t.Fail(check.Failure{What: "DELETE of a live session did not succeed", Got: resp.Summary(), Want: "a 2xx status"})
+		}
+		if _, ended := g.End(wire.T1); !ended {
+			t.Fail(check.Failure{What: "a session's GET stream was still open 1 s after DELETE ended the session", Want: "the stream ends with its session"})
+		}
+	}
+	base.ExpectFreed(t, h, fmt.Sprintf("%d sessions listened and ended", sessions), "every stream's goroutine and the session's ticker goroutine end with the session")
+	start, _ := cpuTime(h)
+	probe.Pause(t, time.Second)
+	end, _ := cpuTime(h)
+	t.Wire.Event("the server's CPU time over 1 s, idle: %v", end-start)
+	if used := end - start; used >= 40*time.Millisecond {
+		t.Fail(check.Failure{What: fmt.Sprintf("after %d sessions listened and ended, the idle server used %v of CPU in 1 s", sessions, used),
+			Want: "under 40 ms: every keep-alive ticker and every session's ticker is stopped when its stream or session ends"})
+	}
+}
+
+// cpuTime reads the CPU time the server process has used (user and
+// system), from /proc/PID/stat; ok is false where there is none.
+func cpuTime(h *wire.HTTP) (time.Duration, bool) {
+	if h.Proc == nil {
+		return 0, false
+	}
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", h.Proc.PID()))
+	if err != nil {
+		return 0, false
+	}
+	// The fields after the command name, which is in parentheses: utime
+	// and stime are the 12th and 13th of them, in clock ticks (1/100 s on
+	// Linux).
+	rest := string(b)
+	if i := strings.LastIndexByte(rest, ')'); i >= 0 && i+2 < len(rest) {
+		rest = rest[i+2:]
+	}
+	f := strings.Fields(rest)
+	if len(f) < 13 {
+		return 0, false
+	}
+	utime, err1 := strconv.ParseInt(f[11], 10, 64)
+	stime, err2 := strconv.ParseInt(f[12], 10, 64)
+	if err1 != nil || err2 != nil {
+		return 0, false
+	}
+	return time.Duration(utime+stime) * 10 * time.Millisecond, true
 }

@@ -536,6 +536,57 @@ var lesson03 = []*Variant{
 		}},
 	},
 	{
+		Name: "allow-omits-get", Lesson: "03", Kills: []string{"SSE-40"},
+		Mistake: "keeps stage 02's Allow: POST, DELETE on every 405, though the endpoint now serves GET",
+		Edits: []Edit{{File: httpHandler,
+			Old: `	case h.opts.GET != nil:
+		return "GET, POST, DELETE"
+`,
+			New: ``,
+		}},
+	},
+	{
+		Name: "keepalive-ticker-never-stopped", Lesson: "03", Kills: []string{"SSE-39"},
+		Mistake: "never stops a GET stream's keep-alive ticker, which in a go 1.22 module fires for ever after the stream has ended",
+		Edits: []Edit{{File: resumeGET,
+			Old: `	keepAlive := time.NewTicker(h.opts.KeepAlive)
+	defer keepAlive.Stop()
+`,
+			New: `	keepAlive := time.NewTicker(h.opts.KeepAlive)
+`,
+		}},
+	},
+	{
+		Name: "session-ticker-never-stopped", Lesson: "03", Kills: []string{"SSE-39"},
+		Mistake: "returns from the -tick loop when the session ends without stopping its ticker, which in a go 1.22 module fires for ever",
+		Edits: []Edit{{File: resumeHandler,
+			Old: `	ticker := time.NewTicker(interval)
+	defer ticker.Stop()
+`,
+			New: `	ticker := time.NewTicker(interval)
+`,
+		}},
+	},
+	{
+		Name: "no-write-deadline", Lesson: "03", Kills: []string{"SSE-38"},
+		Mistake: "writes events without a deadline, so a client that stops reading blocks its stream, and every sender on it, for as long as TCP keeps trying",
+		Edits: []Edit{{File: resumeWriter,
+			Old: `	ew.rc.SetWriteDeadline(time.Now().Add(writeTimeout)) // not every ResponseWriter can; then there is none
+`,
+			New: ``,
+		}},
+	},
+	{
+		Name: "write-deadline-outlives-the-stream", Lesson: "03", Kills: []string{"SSE-38"},
+		Mistake: "never clears a stream's write deadline when it ends, so the connection net/http keeps fails the client's next request once the deadline has passed",
+		Edits: []Edit{{File: resumeWriter,
+			Old: `func (ew *eventWriter) finish() {
+	ew.rc.SetWriteDeadline(time.Time{})
+}`,
+			New: `func (ew *eventWriter) finish() {}`,
+		}},
+	},
+	{
 		Name: "closestreams-ends-the-sessions", Lesson: "03", Kills: []string{"SSE-09"},
 		Mistake: "ends the GET streams on shutdown by ending every session, so a call running at SIGTERM is cancelled at once, with no result, instead of getting the grace period",
 		Edits: []Edit{{File: resumeHandler,
