@@ -15,7 +15,7 @@ import (
 
 // step4 holds the checks of step 4: resuming with Last-Event-ID.
 var step4 = check.Step{
-	Checks: []*check.Check{sse21, sse22, sse23, sse24, sse25, sse26, sse27, sse28, sse29, sse31, sse32, sse33, sse34, sse35, sse37, sse38},
+	Checks: []*check.Check{sse21, sse22, sse23, sse24, sse25, sse26, sse27, sse28, sse29, sse31, sse32, sse33, sse34, sse35, sse37, sse38, sse41},
 }
 
 var sse21 = &check.Check{
@@ -1259,4 +1259,46 @@ func statusOf(resp *http.Response) string {
 		return "(no response)"
 	}
 	return resp.Status
+}
+
+var sse41 = &check.Check{
+	ID: "SSE-41", Step: 4, Severity: check.Must, Budget: 20 * time.Second,
+	Needs: check.Needs{Flags: []string{"-debug", "-replay-buffer"}, Optional: []check.Feature{check.EventIDs}},
+	Title: "a stream that has ended and whose events the log has all dropped is forgotten: 3000 short streams in one session (-replay-buffer 2) leave its heap where it was",
+	Spec:  spec.NoLimit,
+	Course: "A session may live for hours and answer thousands of requests with streams. The course requires the state of a stream to be let go of once " +
+		"nothing of it can be resumed: it has ended, and the log keeps none of its events (sessionStreams.evicted and end delete it). The grader " +
+		"runs 3000 countdowns from 0 in one session with -replay-buffer 2, and wants the heap (via -debug) to grow by under 256 KiB.",
+	Hint: check.Hint{
+		Report:   "Count each stream's events in the log (s.kept): up when one is logged, down when the log drops one. When an ended stream keeps none, delete it from set.streams, in evicted and in end.",
+		Question: "When can a stream of a session be forgotten, and what in your code forgets it?",
+		Pointer:  "sessionStreams.evicted and sessionStreams.end; a map entry and its stream stay alive until deleted.",
+		Near:     "In evicted: s.dropped = e.n; s.kept--; if s.kept == 0 && s.isEnded() { delete(set.streams, s.num) }.",
+	},
+	Claims: []check.Claim{
+		{Claim: "an ended stream whose events have all left the log is forgotten", Where: "step 4", How: "3000 short streams in one session, -replay-buffer 2: the heap grows by under 256 KiB"},
+	},
+	Run: checkEndedStreamsForgotten,
+}
+
+func checkEndedStreamsForgotten(t *check.T) {
+	const streams = 3000
+	h := wire.StartHTTP(t, "-debug", "-replay-buffer", "2")
+	session, _ := h.Initialize(spec.Rev)
+	streamIDs(t, h, session, `2`, 0, "countdown from 0, the session's first stream")
+	before := h.VarInt("heap_live")
+	started := time.Now()
+	for i := 0; i < streams; i++ {
+		resp := h.Do(wire.Req{Method: http.MethodPost, Header: wire.Headers(session, spec.Rev), Body: probe.CountdownCall(`3`, 0, 0, "p"),
+			Purpose: fmt.Sprintf("countdown from 0 with a progress token, stream %d of %d", i+1, streams)})
+		if resp.Status != http.StatusOK {
+			t.Fail(check.Failure{What: "a countdown from 0 did not succeed", Got: resp.Summary(), Want: "HTTP 200"})
+		}
+	}
+	after := h.VarInt("heap_live")
+	t.Wire.Event("heap before %d short streams in one session: %d bytes; after: %d (%v)", streams, before, after, time.Since(started).Round(time.Millisecond))
+	if grown := after - before; grown >= 256<<10 {
+		t.Fail(check.Failure{What: fmt.Sprintf("after %d short streams in one session, with -replay-buffer 2, its heap grew by %d KiB", streams, grown>>10),
+			Want: "under 256 KiB: a stream that has ended, and whose events the log has all dropped, is deleted from the session's streams"})
+	}
 }

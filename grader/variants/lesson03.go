@@ -536,6 +536,16 @@ var lesson03 = []*Variant{
 		}},
 	},
 	{
+		Name: "evicted-streams-never-forgotten", Lesson: "03", Kills: []string{"SSE-41"},
+		Mistake: "notes what the log drops of a stream but never deletes an ended stream that keeps nothing, so a long session holds every stream it ever answered with",
+		Edits: []Edit{{File: resumeHandler,
+			Old: `	if s.kept == 0 && s.isEnded() {
+		delete(set.streams, s.num)
+	}`,
+			New: ``,
+		}},
+	},
+	{
 		Name: "allow-omits-get", Lesson: "03", Kills: []string{"SSE-40"},
 		Mistake: "keeps stage 02's Allow: POST, DELETE on every 405, though the endpoint now serves GET",
 		Edits: []Edit{{File: httpHandler,
