@@ -96,3 +96,55 @@ func (c *rawConn) exchange(method string, hdr http.Header, body string, d time.D
 	c.request(method, hdr, body)
 	return c.response(d)
 }
+
+// openRaw reads the head of a stream's response on c, which must be 200
+// text/event-stream, and returns its body.
+func openRaw(t *check.T, c *rawConn, what string) io.Reader {
+	c.conn.SetReadDeadline(time.Now().Add(wire.T2))
+	resp, err := http.ReadResponse(c.r, nil)
+	if err != nil || resp.StatusCode != http.StatusOK || mediaTypeOf(resp.Header.Get("Content-Type")) != "text/event-stream" {
+		t.Fail(check.Failure{What: what + " did not open", Got: fmt.Sprintf("%v %v", err, statusOf(resp)), Want: "HTTP 200 text/event-stream"})
+	}
+	t.Wire.Received("HTTP 200 text/event-stream (" + what + ")")
+	return resp.Body
+}
+
+// awaitQuestion reads body until an event carries elicitation/create, within 1 s.
+func awaitQuestion(body io.Reader) bool {
+	r := wire.NewSSEReader(body)
+	for {
+		e, err := r.Next()
+		if err != nil {
+			return false
+		}
+		if m, err := wire.Parse([]byte(e.Data)); err == nil && m.MethodName() == "elicitation/create" {
+			return true
+		}
+	}
+}
+
+// expectWholeEnd reads the rest of a stream's body on c, within 1 s, and
+// fails unless it ends whole: a chunked body cut short is a response whose
+// end could not be written.
+func expectWholeEnd(t *check.T, c *rawConn, body io.Reader, what string) {
+	c.conn.SetReadDeadline(time.Now().Add(wire.T1))
+	if _, err := io.Copy(io.Discard, body); err != nil {
+		t.Fail(check.Failure{What: what + " did not end whole: " + err.Error(),
+			Want: "the end of the response: clear the write deadline when the stream ends (eventWriter.finish), or net/http cannot write the end under the deadline that has passed"})
+	}
+	t.Wire.Event("%s ended whole", what)
+}
+
+// mediaTypeOf is a Content-Type without its parameters.
+func mediaTypeOf(ct string) string {
+	mt, _, _ := strings.Cut(ct, ";")
+	return strings.TrimSpace(mt)
+}
+
+// statusOf describes resp's status, or its absence.
+func statusOf(resp *http.Response) string {
+	if resp == nil {
+		return "(no response)"
+	}
+	return resp.Status
+}

@@ -2,7 +2,6 @@ package lesson03
 
 import (
 	"fmt"
-	"io"
 	"net/http"
 	"strings"
 	"time"
@@ -15,7 +14,7 @@ import (
 
 // step4 holds the checks of step 4: resuming with Last-Event-ID.
 var step4 = check.Step{
-	Checks: []*check.Check{sse21, sse22, sse23, sse24, sse25, sse26, sse27, sse28, sse29, sse31, sse32, sse33, sse34, sse35, sse37, sse38, sse41},
+	Checks: []*check.Check{sse21, sse22, sse23, sse24, sse25, sse26, sse27, sse28, sse29, sse31, sse32, sse33, sse34, sse35, sse37, sse41},
 }
 
 var sse21 = &check.Check{
@@ -1120,145 +1119,6 @@ func awaitLetGo(t *check.T, h *wire.HTTP, session, id string) {
 		s.End(wire.T1)
 		return false
 	})
-}
-
-var sse38 = &check.Check{
-	ID: "SSE-38", Step: 4, Severity: check.Must, Budget: 30 * time.Second,
-	Needs: check.Needs{Flags: []string{"-tick", "-keepalive"}, Course: probe.ClearNotes, Optional: []check.Feature{check.GETStream}},
-	Title: "a client that stops reading is let go of once a write has waited 10 s, and a stream quiet for longer still ends cleanly: no write deadline outlives its stream",
-	Spec:  spec.Sending("Disconnection MAY occur at any time (e.g., due to network conditions)."),
-	Course: "The course requires each write of an event to have a deadline (writeTimeout, 10 s): a client that stops reading must not block its stream, and every " +
-		"sender on it, for as long as TCP keeps trying. The deadline is set on the connection, and net/http writes the end of a response after the handler " +
-		"returns: a stream that ends must clear it first (eventWriter.finish), or a stream that has been quiet for longer than 10 s is cut instead of ended. " +
-		"The grader opens a GET stream and a clear_notes call that waits for its answer, each quiet after its first events, then stops reading a GET stream " +
-		"that -tick 1µs floods on a second server and waits for that server to let it go (a new GET is served within 20 s); then it ends the two quiet streams " +
-		"(DELETE, notifications/cancelled) and wants each to end whole.",
-	Hint: check.Hint{
-		Report: "Give each write a deadline with http.ResponseController.SetWriteDeadline(time.Now().Add(writeTimeout)) before you write, and clear it " +
-			"(SetWriteDeadline(time.Time{})) when the stream ends, in every way it can end: hold returning, a POST's stream closing.",
-		Question: "What happens to a write when the client has stopped reading, and to the end of a response whose connection has a deadline that has passed?",
-		Pointer:  "net/http: http.ResponseController.SetWriteDeadline sets the connection's deadline; the end of a chunked response is written after the handler returns, under whatever deadline is left.",
-		Near:     "eventWriter.write sets the deadline before each write; eventWriter.finish clears it; hold defers ew.finish(), postStream.Close calls p.own.finish().",
-	},
-	Claims: []check.Claim{
-		{Claim: "each write has a deadline, so a client that stops reading cannot block its stream for ever", Where: "step 1",
-			How: "a GET stream flooded by -tick 1µs whose client stops reading: a new GET for it must be served within 20 s"},
-		{Claim: "a stream that ends clears its write deadline, so a stream quiet for longer than it still ends whole", Where: "step 1",
-			How: "a GET stream ended by DELETE and a clear_notes stream ended by notifications/cancelled, each quiet for more than 10 s first"},
-	},
-	Run: checkWriteDeadlines,
-}
-
-func checkWriteDeadlines(t *check.T) {
-	h := wire.StartHTTP(t, "-keepalive", "1h")
-	flood := wire.StartHTTP(t, "-tick", "1us", "-keepalive", "1h")
-
-	// Two streams that go quiet after their first events: the standalone
-	// stream, and clear_notes's, which waits for the client's answer.
-	listener, _ := h.Initialize(spec.Rev)
-	quietGET := dialRaw(t, h, 0)
-	quietGET.request(http.MethodGet, probe.GETHeaders(listener, spec.Rev, ""), "")
-	getBody := openRaw(t, quietGET, "a GET stream on a connection of the grader's own")
-	asker := probe.InitializeEliciting(t, h, spec.Rev)
-	probe.CallTool(t, h, asker, `2`, "add_note", map[string]any{"text": nonce("to be cleared")})
-	quietPOST := dialRaw(t, h, 0)
-	quietPOST.request(http.MethodPost, wire.Headers(asker, spec.Rev), probe.ClearNotesCall(`3`))
-	postBody := openRaw(t, quietPOST, "clear_notes, which asks the client to confirm, on a connection of the grader's own")
-	if !awaitQuestion(postBody) {
-		t.Fail(check.Failure{What: "clear_notes's stream carried no elicitation/create within 1 s", Want: "the question, at once"})
-	}
-
-	// A client that stops reading a stream the ticker floods: once the
-	// buffers between it and the server are full, a write waits, and past
-	// its deadline the server must let the client go. Until then a GET for
-	// the stream may wait, or get 409.
-	flooded, _ := flood.Initialize(spec.Rev)
-	stuck := dialRaw(t, flood, 0)
-	stuck.request(http.MethodGet, probe.GETHeaders(flooded, spec.Rev, ""), "")
-	openRaw(t, stuck, "a GET stream on a connection of the grader's own")
-	t.Wire.Event("stopped reading the GET stream, which -tick 1µs floods; waiting up to 20 s for a new GET of the session to be served")
-	deadline := time.Now().Add(20 * time.Second)
-	for {
-		left := time.Until(deadline)
-		if left <= 0 {
-			t.Fail(check.Failure{What: "20 s after its client stopped reading, the server still held the GET stream: every new GET got 409",
-				Want: "a write that waits 10 s fails; the client counts as gone, and a new GET is served"})
-		}
-		g := flood.Open(wire.Req{Method: http.MethodGet, Header: probe.GETHeaders(flooded, spec.Rev, ""), Within: left,
-			Purpose: "a new GET of the session whose GET stream's client stopped reading"})
-		if g.Status == http.StatusOK {
-			g.HangUp()
-			break
-		}
-		if g.Status != http.StatusConflict {
-			t.Fail(check.Failure{What: fmt.Sprintf("a new GET, while the session's GET stream's client had stopped reading, got HTTP %d", g.Status),
-				Want: "HTTP 409 while the stream is held, then 200 once the server has let the client go"})
-		}
-		g.End(wire.T1)
-		probe.Pause(t, 100*time.Millisecond)
-	}
-
-	// More than 10 s have passed since the quiet streams' last writes: a
-	// write deadline left on their connections has passed.
-	if d := h.Do(wire.Req{Method: http.MethodDelete, Header: wire.Headers(listener, spec.Rev), Purpose: "DELETE the session, which ends its quiet GET stream"}); d.Status < 200 || d.Status > 299 {
-		t.Fail(check.Failure{What: "DELETE of a live session did not succeed", Got: d.Summary(), Want: "a 2xx status"})
-	}
-	expectWholeEnd(t, quietGET, getBody, "a GET stream quiet for more than 10 s, which DELETE ended")
-	resp := h.Post(asker, spec.Rev, wire.Notification("notifications/cancelled", map[string]any{"requestId": 3}), "notifications/cancelled for clear_notes")
-	probe.ExpectStatus(t, resp, http.StatusAccepted, "notifications/cancelled")
-	expectWholeEnd(t, quietPOST, postBody, "clear_notes's stream, quiet for more than 10 s, which notifications/cancelled ended")
-}
-
-// openRaw reads the head of a stream's response on c, which must be 200
-// text/event-stream, and returns its body.
-func openRaw(t *check.T, c *rawConn, what string) io.Reader {
-	c.conn.SetReadDeadline(time.Now().Add(wire.T2))
-	resp, err := http.ReadResponse(c.r, nil)
-	if err != nil || resp.StatusCode != http.StatusOK || mediaTypeOf(resp.Header.Get("Content-Type")) != "text/event-stream" {
-		t.Fail(check.Failure{What: what + " did not open", Got: fmt.Sprintf("%v %v", err, statusOf(resp)), Want: "HTTP 200 text/event-stream"})
-	}
-	t.Wire.Received("HTTP 200 text/event-stream (" + what + ")")
-	return resp.Body
-}
-
-// awaitQuestion reads body until an event carries elicitation/create, within 1 s.
-func awaitQuestion(body io.Reader) bool {
-	r := wire.NewSSEReader(body)
-	for {
-		e, err := r.Next()
-		if err != nil {
-			return false
-		}
-		if m, err := wire.Parse([]byte(e.Data)); err == nil && m.MethodName() == "elicitation/create" {
-			return true
-		}
-	}
-}
-
-// expectWholeEnd reads the rest of a stream's body on c, within 1 s, and
-// fails unless it ends whole: a chunked body cut short is a response whose
-// end could not be written.
-func expectWholeEnd(t *check.T, c *rawConn, body io.Reader, what string) {
-	c.conn.SetReadDeadline(time.Now().Add(wire.T1))
-	if _, err := io.Copy(io.Discard, body); err != nil {
-		t.Fail(check.Failure{What: what + " did not end whole: " + err.Error(),
-			Want: "the end of the response: clear the write deadline when the stream ends (eventWriter.finish), or net/http cannot write the end under the deadline that has passed"})
-	}
-	t.Wire.Event("%s ended whole", what)
-}
-
-// mediaTypeOf is a Content-Type without its parameters.
-func mediaTypeOf(ct string) string {
-	mt, _, _ := strings.Cut(ct, ";")
-	return strings.TrimSpace(mt)
-}
-
-// statusOf describes resp's status, or its absence.
-func statusOf(resp *http.Response) string {
-	if resp == nil {
-		return "(no response)"
-	}
-	return resp.Status
 }
 
 var sse41 = &check.Check{
