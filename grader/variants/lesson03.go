@@ -14,7 +14,7 @@ const (
 var lesson03 = []*Variant{
 	// Step 1: the standalone GET stream, and what a stream costs.
 	{
-		Name: "stream-headers-not-flushed", Lesson: "03", Kills: []string{"SSE-01", "SSE-13", "SSE-33"},
+		Name: "stream-headers-not-flushed", Lesson: "03", Kills: []string{"SSE-01", "SSE-13", "SSE-33", "SSE-37"},
 		Mistake: "writes a stream's status and headers without flushing them, so a client sees nothing until the first event",
 		Edits: []Edit{{File: resumeWriter,
 			Old: `	ew.flush()
@@ -42,7 +42,7 @@ var lesson03 = []*Variant{
 		},
 	},
 	{
-		Name: "streams-outlive-their-session", Lesson: "03", Kills: []string{"SSE-03"},
+		Name: "streams-outlive-their-session", Lesson: "03", Kills: []string{"SSE-03", "SSE-38", "SSE-39"},
 		Mistake: "holds a GET stream open until its client leaves, even after its session has ended",
 		Edits: []Edit{{File: resumeGET,
 			Old: `		case <-sess.Context().Done():
@@ -98,7 +98,7 @@ var lesson03 = []*Variant{
 		}},
 	},
 	{
-		Name: "keepalive-goroutine-leak", Lesson: "03", Kills: []string{"SSE-08", "SSE-20"},
+		Name: "keepalive-goroutine-leak", Lesson: "03", Kills: []string{"SSE-08", "SSE-20", "SSE-39"},
 		Mistake: "sends keep-alives from a goroutine of its own, which waits on its ticker for ever after the stream ends",
 		Edits: []Edit{{File: resumeGET,
 			Old: `	keepAlive := time.NewTicker(h.opts.KeepAlive)
@@ -138,7 +138,7 @@ var lesson03 = []*Variant{
 
 	// Step 2: event ids on every stream.
 	{
-		Name: "events-not-flushed", Lesson: "03", Kills: []string{"SSE-07", "SSE-11", "SSE-12", "SSE-17", "SSE-20", "SSE-25", "SSE-26", "SSE-28", "SSE-29", "SSE-31", "SSE-32", "SSE-33", "SSE-34"},
+		Name: "events-not-flushed", Lesson: "03", Kills: []string{"SSE-07", "SSE-11", "SSE-12", "SSE-17", "SSE-20", "SSE-25", "SSE-26", "SSE-28", "SSE-29", "SSE-31", "SSE-32", "SSE-33", "SSE-34", "SSE-37", "SSE-38"},
 		Mistake: "writes each event but never flushes it, so net/http holds the events in its buffer until the response ends",
 		Edits: []Edit{{File: resumeWriter,
 			Old: `		ew.fail(err)
@@ -152,7 +152,7 @@ var lesson03 = []*Variant{
 		}},
 	},
 	{
-		Name: "no-priming", Lesson: "03", Kills: []string{"SSE-12", "SSE-31", "SSE-33", "SSE-37"},
+		Name: "no-priming", Lesson: "03", Kills: []string{"SSE-12", "SSE-31", "SSE-33", "SSE-37", "SSE-41"},
 		Mistake: "starts a POST stream with its first message, so a client cut off before it has no id to resume from",
 		Edits: []Edit{{File: resumeStream,
 			Old: `	if v, _ := sess.Version(); v.Priming {
@@ -205,7 +205,7 @@ var lesson03 = []*Variant{
 
 	// Step 3: the session's outlet.
 	{
-		Name: "no-outlet", Lesson: "03", Kills: []string{"SSE-17", "SSE-20", "SSE-25", "SSE-32", "SSE-34", "SSE-35"},
+		Name: "no-outlet", Lesson: "03", Kills: []string{"SSE-17", "SSE-20", "SSE-25", "SSE-32", "SSE-34", "SSE-35", "SSE-38", "SSE-39"},
 		Mistake: "opens the standalone stream but never attaches it as the session's outlet, so the server's own messages are dropped",
 		Edits: []Edit{{File: resumeGET,
 			Old: `		sess.Attach(s)`,
@@ -213,7 +213,7 @@ var lesson03 = []*Variant{
 		}},
 	},
 	{
-		Name: "log-on-the-get-stream", Lesson: "03", Kills: []string{"SSE-17", "SSE-19", "SSE-31"},
+		Name: "log-on-the-get-stream", Lesson: "03", Kills: []string{"SSE-17", "SSE-19", "SSE-31", "SSE-37", "SSE-38"},
 		Mistake: "gives a request its own stream only when it carries a progress token, so add_note's log message (and any question a tool asks) goes to the session's outlet, the GET stream, or nowhere when none is open",
 		Edits: []Edit{{File: "solutions/02-streamable-http/post.go",
 			Old: `	resp := sess.Handle(ctx, msg, rp)`,
@@ -236,7 +236,7 @@ var lesson03 = []*Variant{
 		Edits:   editCopyToStandalone(`msg.Method != ""`),
 	},
 	{
-		Name: "ignores-tick", Lesson: "03", Kills: []string{"SSE-17", "SSE-20", "SSE-25", "SSE-32", "SSE-34", "SSE-35"},
+		Name: "ignores-tick", Lesson: "03", Kills: []string{"SSE-17", "SSE-20", "SSE-25", "SSE-32", "SSE-34", "SSE-35", "SSE-38", "SSE-39"},
 		Mistake: "accepts -tick but never starts the ticker",
 		Edits: []Edit{{File: resumeGET,
 			Old: `		go tick(sess, h.opts.Tick)`,
@@ -246,7 +246,7 @@ var lesson03 = []*Variant{
 
 	// Step 4: resuming with Last-Event-ID.
 	{
-		Name: "upgrade-opens-a-plain-stream", Lesson: "03", Kills: []string{"SSE-31"},
+		Name: "upgrade-opens-a-plain-stream", Lesson: "03", Kills: []string{"SSE-31", "SSE-37"},
 		Mistake: "has stage 02's reply open a plain stream of its own when a request first speaks, instead of going through Options.Streams, so that stream has no ids and cannot be resumed",
 		Edits: []Edit{
 			{File: "solutions/02-streamable-http/reply.go",
@@ -278,7 +278,7 @@ var lesson03 = []*Variant{
 		}},
 	},
 	{
-		Name: "one-log-for-all-sessions", Lesson: "03", Kills: []string{"SSE-08", "SSE-16", "SSE-20", "SSE-23", "SSE-27"},
+		Name: "one-log-for-all-sessions", Lesson: "03", Kills: []string{"SSE-08", "SSE-16", "SSE-20", "SSE-23", "SSE-27", "SSE-39"},
 		Mistake: "keeps one set of streams and one event log for all sessions, so an event id of one session resumes in another",
 		Edits: []Edit{
 			{File: resumeHandler,
@@ -290,7 +290,7 @@ var lesson03 = []*Variant{
 		},
 	},
 	{
-		Name: "dropped-post-cancels-its-request", Lesson: "03", Kills: []string{"SSE-21", "SSE-22", "SSE-24", "SSE-27", "SSE-28", "SSE-31", "SSE-32", "SSE-34"},
+		Name: "dropped-post-cancels-its-request", Lesson: "03", Kills: []string{"SSE-21", "SSE-22", "SSE-24", "SSE-27", "SSE-28", "SSE-31", "SSE-32", "SSE-34", "SSE-37"},
 		Mistake: "runs each request under the POST's own context, so a client whose connection drops cancels its request",
 		Edits: []Edit{{File: httpHandler,
 			Old: `	return context.WithoutCancel(r.Context())`,
@@ -312,7 +312,7 @@ var lesson03 = []*Variant{
 		}},
 	},
 	{
-		Name: "unbounded-replay-buffer", Lesson: "03", Kills: []string{"SSE-27", "SSE-33", "SSE-37"},
+		Name: "unbounded-replay-buffer", Lesson: "03", Kills: []string{"SSE-27", "SSE-33", "SSE-37", "SSE-41"},
 		Mistake: "keeps every event of a session for replay, however many there are",
 		Edits: []Edit{{File: resumeHandler,
 			Old: `	opts.ReplayBuffer = positive(opts.ReplayBuffer, DefaultReplayBuffer)`,
@@ -415,7 +415,7 @@ var lesson03 = []*Variant{
 		}},
 	},
 	{
-		Name: "keepalive-written-without-the-lock", Lesson: "03", Kills: []string{"SSE-35"}, Racy: true, MayKill: []string{"SSE-36"},
+		Name: "keepalive-written-without-the-lock", Lesson: "03", Kills: []string{"SSE-35"}, Racy: true, MayKill: []string{"SSE-36", "SSE-39"},
 		Mistake: "writes keep-alives without the stream's lock, so a keep-alive and a live event are written to one response at once and the chunked body breaks",
 		Edits: []Edit{{File: resumeGET,
 			Old: `			s.mu.Lock()
@@ -492,7 +492,7 @@ var lesson03 = []*Variant{
 		}},
 	},
 	{
-		Name: "live-stream-forgotten-when-its-events-are-evicted", Lesson: "03", Kills: []string{"SSE-33"},
+		Name: "live-stream-forgotten-when-its-events-are-evicted", Lesson: "03", Kills: []string{"SSE-33", "SSE-37"},
 		Mistake: "forgets any stream that keeps no event, ended or not, so a live stream whose events other streams pushed out cannot be resumed",
 		Edits: []Edit{{File: resumeHandler,
 			Old: `	if s.kept == 0 && s.isEnded() {
