@@ -536,6 +536,24 @@ var lesson03 = []*Variant{
 		}},
 	},
 	{
+		Name: "oversized-event-kept-alone", Lesson: "03", Kills: []string{"SSE-37"},
+		Mistake: "drops old events to keep the log under its byte bound but always keeps the newest, so an answer larger than the bound stays, alone, and is replayed",
+		Edits: []Edit{{File: resumeEventLog,
+			Old: `	for l.bytes > l.maxBytes && l.n > 0 {`,
+			New: `	for l.bytes > l.maxBytes && l.n > 1 {`,
+		}},
+	},
+	{
+		Name: "ring-growth-loses-the-oldest", Lesson: "03", Kills: []string{"SSE-37"},
+		Mistake: "copies the ring from its second slot when it grows, so the oldest event kept is lost, and a resume that needs it gets a replay with a gap",
+		Edits: []Edit{{File: resumeEventLog,
+			Old: `	for i := 0; i < l.n; i++ {
+		ring[i] = l.ring[(l.head+i)%len(l.ring)]`,
+			New: `	for i := 1; i < l.n; i++ {
+		ring[i] = l.ring[(l.head+i)%len(l.ring)]`,
+		}},
+	},
+	{
 		Name: "evicted-streams-never-forgotten", Lesson: "03", Kills: []string{"SSE-41"},
 		Mistake: "notes what the log drops of a stream but never deletes an ended stream that keeps nothing, so a long session holds every stream it ever answered with",
 		Edits: []Edit{{File: resumeHandler,
