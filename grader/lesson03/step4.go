@@ -968,7 +968,7 @@ func checkResumeUnderLoad(t *check.T) {
 }
 
 var sse37 = &check.Check{
-	ID: "SSE-37", Step: 4, Severity: check.Must, Budget: 25 * time.Second,
+	ID: "SSE-37", Step: 4, Severity: check.Must, Budget: 45 * time.Second,
 	Needs: check.Needs{Flags: []string{"-replay-buffer", "-keepalive", "-max-body"}, Course: probe.ClearNotes, Optional: []check.Feature{check.EventIDs, check.GETStream}},
 	Title: "the replay bounds under the defaults are exact: 1000 events and 4 MiB of messages per session; -replay-buffer 0 and -keepalive 0 mean the defaults, -replay-buffer 1 means one event",
 	Spec:  spec.NoLimit,
@@ -1122,7 +1122,7 @@ func awaitLetGo(t *check.T, h *wire.HTTP, session, id string) {
 }
 
 var sse41 = &check.Check{
-	ID: "SSE-41", Step: 4, Severity: check.Must, Budget: 20 * time.Second,
+	ID: "SSE-41", Step: 4, Severity: check.Must, Budget: 60 * time.Second,
 	Needs: check.Needs{Flags: []string{"-debug", "-replay-buffer"}, Optional: []check.Feature{check.EventIDs}},
 	Title: "a stream that has ended and whose events the log has all dropped is forgotten: 3000 short streams in one session (-replay-buffer 2) leave its heap where it was",
 	Spec:  spec.NoLimit,
