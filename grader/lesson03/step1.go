@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"strings"
 	"time"
 
 	"mcpcourse/grader/check"
@@ -15,10 +16,9 @@ import (
 
 // step1 holds the checks of step 1: the standalone GET stream, and what a stream costs.
 var step1 = check.Step{
-	Checks: []*check.Check{sse01, sse02, sse03, sse04, sse05, sse06, sse07, sse08, sse09, sse10, sse30},
+	Checks: []*check.Check{sse01, sse02, sse03, sse04, sse05, sse06, sse07, sse08, sse09, sse10, sse30, sse40},
 	Unchecked: []check.Claim{
-		{Claim: "a GET that arrives while the server shuts down gets 503", Where: "step 1", How: "the window between SIGTERM and exit is too short to aim a request at without a race"},
-		{Claim: "each write has a deadline, so a client that stops reading cannot block its stream for ever", Where: "step 1", How: "filling a TCP window takes megabytes and the 10 s deadline; no check can afford it"},
+		{Claim: "a GET that arrives while the server shuts down gets 503", Where: "step 1", How: "net/http drops every request it reads once Shutdown has begun (conn.serve returns), so only a GET whose handler starts in the microseconds between CloseStreams and Shutdown meets the 503: no client can aim at that window"},
 	},
 }
 
@@ -506,4 +506,48 @@ func errorCode(body []byte) int {
 		return 0
 	}
 	return m.Error.Code
+}
+
+var sse40 = &check.Check{
+	ID: "SSE-40", Step: 1, Severity: check.Must, Budget: 5 * time.Second,
+	Needs: check.Needs{Optional: []check.Feature{check.GETStream}},
+	Title: "now that GET is served, a 405 lists GET in its Allow header, beside POST and DELETE",
+	Spec:  spec.Listening("The server MUST either return Content-Type: text/event-stream in response to this HTTP GET, or else return HTTP 405 Method Not Allowed"),
+	Course: "RFC 9110 §15.5.6: a 405 MUST carry an Allow header listing the methods the resource supports. Stage 02 served POST and DELETE; stage 03 serves " +
+		"GET too, so the Allow of every 405 must now list GET, POST and DELETE. The grader sends PUT and a made-up method with a live session.",
+	StarterMayPass: "stage 02's allowed() lists GET as soon as Options.GET is set, which the given NewHandler does; the check guards that it stays so",
+	Hint: check.Hint{
+		Report:   "The 405 comes from stage 02's methodNotAllowed, whose Allow is allowed(): it must say GET, POST, DELETE when Options.GET is set.",
+		Question: "Which methods does your endpoint serve now, and does its 405 say so?",
+		Pointer:  "RFC 9110 §15.5.6 405 Method Not Allowed: the Allow header lists the target resource's supported methods.",
+		Near:     "Stage 02's Handler.allowed: case h.opts.GET != nil: return \"GET, POST, DELETE\".",
+	},
+	Claims: []check.Claim{
+		{Claim: "a 405 lists GET in Allow once the endpoint serves GET", Where: "step 1", How: "PUT and a made-up method, stateful, with a live session; stateless mode's Allow: POST is SSE-10's"},
+	},
+	Run: checkAllowListsGET,
+}
+
+func checkAllowListsGET(t *check.T) {
+	h := wire.StartHTTP(t)
+	session, _ := h.Initialize(spec.Rev)
+	requireGETStream(t, h, session)
+	want := []string{"GET", "POST"}
+	if courseServer(t) {
+		want = append(want, "DELETE")
+	}
+	for _, method := range []string{http.MethodPut, "BREW"} {
+		resp := h.Do(wire.Req{Method: method, Header: wire.Headers(session, spec.Rev), Body: wire.Request(`2`, "ping", nil), Purpose: method + ", a method the endpoint does not serve"})
+		probe.ExpectStatus(t, resp, http.StatusMethodNotAllowed, "a "+method+" with a live session")
+		allowed := map[string]bool{}
+		for _, m := range strings.Split(resp.Header.Get("Allow"), ",") {
+			allowed[strings.ToUpper(strings.TrimSpace(m))] = true
+		}
+		for _, m := range want {
+			if !allowed[m] {
+				t.Fail(check.Failure{What: "the 405 to " + method + " does not list " + m + " in its Allow header, though the endpoint serves it", Got: check.Quote(resp.Header.Get("Allow")),
+					Want: "Allow: " + strings.Join(want, ", ") + " (RFC 9110 §15.5.6: the methods the resource supports)"})
+			}
+		}
+	}
 }

@@ -3,7 +3,9 @@ package lesson03
 import (
 	"fmt"
 	"net/http"
+	"os"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -15,7 +17,7 @@ import (
 
 // step3 holds the checks of step 3: the session's outlet.
 var step3 = check.Step{
-	Checks: []*check.Check{sse17, sse18, sse19, sse20},
+	Checks: []*check.Check{sse17, sse18, sse19, sse20, sse38, sse39},
 }
 
 var sse17 = &check.Check{
@@ -263,4 +265,182 @@ func checkTicks(t *check.T) {
 		}
 	}
 	base.ExpectFreed(t, h, "8 sessions started their tickers and were deleted", "each session's ticker ends with its session")
+}
+
+var sse39 = &check.Check{
+	ID: "SSE-39", Step: 3, Severity: check.Must, Budget: 10 * time.Second,
+	Needs: check.Needs{Flags: []string{"-debug", "-tick", "-keepalive"}, Optional: []check.Feature{check.GETStream}},
+	Title: "a stream's keep-alive ticker and a session's -tick ticker are stopped when they end: the server goes idle after 20 sessions listened and ended (-tick 1ns, -keepalive 1µs)",
+	Spec:  spec.NoLimit,
+	Course: "The course requires every ticker a stream or a session starts to be stopped when it ends. The course module's go.mod says go 1.22, so a time.Ticker " +
+		"nobody stops fires for ever, even once nothing refers to it; with -keepalive 1µs and -tick 1ns, twenty of them wake the server about a thousand times a second. The grader lets 20 " +
+		"sessions each open their GET stream, read a tick on it (1ns is the smallest positive -tick, and it ticks too) and end (DELETE), waits for the " +
+		"server's goroutines to come back, then counts the server's context switches (/proc/PID/task/*/status, on Linux): within 3 s, some second must have fewer than 200.",
+	Hint: check.Hint{
+		Report:   "Stop every time.Ticker when its loop ends: defer keepAlive.Stop() in hold, defer ticker.Stop() in tick. Returning from the loop does not stop it.",
+		Question: "When the loop that reads a ticker returns, does the ticker stop firing?",
+		Pointer:  "time.NewTicker: \"Stop the ticker to release associated resources.\" Before Go 1.23 (and in modules whose go.mod says an older go), an unstopped ticker is never collected.",
+		Near:     "keepAlive := time.NewTicker(h.opts.KeepAlive); defer keepAlive.Stop() in hold, and ticker := time.NewTicker(interval); defer ticker.Stop() in tick.",
+	},
+	Claims: []check.Claim{
+		{Claim: "a stream's keep-alive ticker and the session's ticker stop when they end", Where: "steps 1 and 3",
+			How: "-tick 1ns and -keepalive 1µs: 20 sessions open their GET stream, get a tick and are deleted; the server's context switches (Linux) must fall under 200 in some second within 3 s"},
+		{Claim: "any positive -tick ticks, 1ns included", Where: "step 3", How: "-tick 1ns: each of 20 GET streams gets a tick within 1 s"},
+	},
+	Run: checkTickersStopped,
+}
+
+func checkTickersStopped(t *check.T) {
+	const sessions = 20
+	h := wire.StartHTTP(t, "-debug", "-tick", "1ns", "-keepalive", "1us")
+	h.Initialize(spec.Rev)
+	if _, ok := wakeupsOf(h); !ok {
+		t.Skip("the server's context switches are read from /proc/PID/task/*/status, which this system does not have")
+	}
+	base := probe.TakeBaseline(t, h)
+	for i := 1; i <= sessions; i++ {
+		session, _ := h.Initialize(spec.Rev)
+		g := probe.OpenGET(t, h, session, spec.Rev, "", fmt.Sprintf("GET stream of session %d of %d", i, sessions))
+		g.Await(wire.T1, "a tick, with -tick 1ns", probe.IsLogFrom("ticker"), nil)
+		resp := h.Do(wire.Req{Method: http.MethodDelete, Header: wire.Headers(session, spec.Rev), Purpose: fmt.Sprintf("DELETE session %d of %d, which ends its GET stream", i, sessions)})
+		if resp.Status < 200 || resp.Status > 299 {
+			t.Fail(check.Failure{What: "DELETE of a live session did not succeed", Got: resp.Summary(), Want: "a 2xx status"})
+		}
+		if _, ended := g.End(wire.T1); !ended {
+			t.Fail(check.Failure{What: "a session's GET stream was still open 1 s after DELETE ended the session", Want: "the stream ends with its session"})
+		}
+	}
+	base.ExpectFreed(t, h, fmt.Sprintf("%d sessions listened and ended", sessions), "every stream's goroutine and the session's ticker goroutine end with the session")
+	// Idle: a second in which the server's threads leave the CPU fewer
+	// than 200 times (context switches, summed over its threads), within
+	// 3 s. A ticker left running wakes them about a thousand times a second;
+	// on a busy machine they are preempted instead.
+	var wakeups int64
+	if probe.Settle(t, 3*time.Second, func() bool {
+		start, _ := wakeupsOf(h)
+		probe.Pause(t, time.Second)
+		end, _ := wakeupsOf(h)
+		wakeups = end - start
+		t.Wire.Event("the server's threads left the CPU %d times in 1 s", wakeups)
+		return wakeups < 200
+	}) {
+		return
+	}
+	t.Fail(check.Failure{What: fmt.Sprintf("after %d sessions listened and ended, the server never went idle: its threads left the CPU %d times in the last second, with no client connected", sessions, wakeups),
+		Want: "fewer than 200 context switches in some second within 3 s: every keep-alive ticker and every session's ticker is stopped when its stream or session ends"})
+}
+
+// wakeupsOf counts the times the server's threads have left the CPU, to
+// sleep until woken or because the system preempted them (voluntary and
+// nonvoluntary context switches, from /proc/PID/task/*/status); ok is
+// false where there is no such count.
+func wakeupsOf(h *wire.HTTP) (int64, bool) {
+	if h.Proc == nil {
+		return 0, false
+	}
+	tasks, err := os.ReadDir(fmt.Sprintf("/proc/%d/task", h.Proc.PID()))
+	if err != nil {
+		return 0, false
+	}
+	var n int64
+	for _, task := range tasks {
+		b, err := os.ReadFile(fmt.Sprintf("/proc/%d/task/%s/status", h.Proc.PID(), task.Name()))
+		if err != nil {
+			continue // the thread has just ended
+		}
+		for _, line := range strings.Split(string(b), "\n") {
+			if v, ok := strings.CutPrefix(strings.TrimPrefix(line, "non"), "voluntary_ctxt_switches:"); ok {
+				c, _ := strconv.ParseInt(strings.TrimSpace(v), 10, 64)
+				n += c
+			}
+		}
+	}
+	return n, true
+}
+
+var sse38 = &check.Check{
+	ID: "SSE-38", Step: 3, Severity: check.Must, Budget: 45 * time.Second,
+	Needs: check.Needs{Flags: []string{"-tick", "-keepalive"}, Course: probe.ClearNotes, Optional: []check.Feature{check.GETStream}},
+	Title: "a client that stops reading is let go of once a write has waited 10 s, and a stream quiet for longer still ends cleanly: no write deadline outlives its stream",
+	Spec:  spec.Sending("Disconnection MAY occur at any time (e.g., due to network conditions)."),
+	Course: "The course requires each write of an event to have a deadline (writeTimeout, 10 s): a client that stops reading must not block its stream, and every " +
+		"sender on it, for as long as TCP keeps trying. The deadline is set on the connection, and net/http writes the end of a response after the handler " +
+		"returns: a stream that ends must clear it first (eventWriter.finish), or a stream that has been quiet for longer than 10 s is cut instead of ended. " +
+		"The grader opens a GET stream and a clear_notes call that waits for its answer, each quiet after its first events, then stops reading a GET stream " +
+		"that -tick 1µs floods on a second server and waits for that server to let it go (a new GET is served within 30 s); then it ends the two quiet streams " +
+		"(DELETE, notifications/cancelled) and wants each to end whole.",
+	Hint: check.Hint{
+		Report: "Give each write a deadline with http.ResponseController.SetWriteDeadline(time.Now().Add(writeTimeout)) before you write, and clear it " +
+			"(SetWriteDeadline(time.Time{})) when the stream ends, in every way it can end: hold returning, a POST's stream closing.",
+		Question: "What happens to a write when the client has stopped reading, and to the end of a response whose connection has a deadline that has passed?",
+		Pointer:  "net/http: http.ResponseController.SetWriteDeadline sets the connection's deadline; the end of a chunked response is written after the handler returns, under whatever deadline is left.",
+		Near:     "eventWriter.write sets the deadline before each write; eventWriter.finish clears it; hold defers ew.finish(), postStream.Close calls p.own.finish().",
+	},
+	Claims: []check.Claim{
+		{Claim: "each write has a deadline, so a client that stops reading cannot block its stream for ever", Where: "step 1",
+			How: "a GET stream flooded by -tick 1µs whose client stops reading: a new GET for it must be served within 30 s"},
+		{Claim: "a stream that ends clears its write deadline, so a stream quiet for longer than it still ends whole", Where: "step 1",
+			How: "a GET stream ended by DELETE and a clear_notes stream ended by notifications/cancelled, each quiet for more than 10 s first"},
+	},
+	Run: checkWriteDeadlines,
+}
+
+func checkWriteDeadlines(t *check.T) {
+	h := wire.StartHTTP(t, "-keepalive", "1h")
+	flood := wire.StartHTTP(t, "-tick", "1us", "-keepalive", "1h")
+
+	// Two streams that go quiet after their first events: the standalone
+	// stream, and clear_notes's, which waits for the client's answer.
+	listener, _ := h.Initialize(spec.Rev)
+	quietGET := dialRaw(t, h, 0)
+	quietGET.request(http.MethodGet, probe.GETHeaders(listener, spec.Rev, ""), "")
+	getBody := openRaw(t, quietGET, "a GET stream on a connection of the grader's own")
+	asker := probe.InitializeEliciting(t, h, spec.Rev)
+	probe.CallTool(t, h, asker, `2`, "add_note", map[string]any{"text": nonce("to be cleared")})
+	quietPOST := dialRaw(t, h, 0)
+	quietPOST.request(http.MethodPost, wire.Headers(asker, spec.Rev), probe.ClearNotesCall(`3`))
+	postBody := openRaw(t, quietPOST, "clear_notes, which asks the client to confirm, on a connection of the grader's own")
+	if !awaitQuestion(postBody) {
+		t.Fail(check.Failure{What: "clear_notes's stream carried no elicitation/create within 1 s", Want: "the question, at once"})
+	}
+
+	// A client that stops reading a stream the ticker floods: once the
+	// buffers between it and the server are full, a write waits, and past
+	// its deadline the server must let the client go. Until then a GET for
+	// the stream may wait, or get 409.
+	flooded, _ := flood.Initialize(spec.Rev)
+	stuck := dialRaw(t, flood, 0)
+	stuck.request(http.MethodGet, probe.GETHeaders(flooded, spec.Rev, ""), "")
+	openRaw(t, stuck, "a GET stream on a connection of the grader's own")
+	t.Wire.Event("stopped reading the GET stream, which -tick 1µs floods; waiting up to 30 s for a new GET of the session to be served")
+	deadline := time.Now().Add(30 * time.Second) // the flood fills the buffers in a second or two; a race-detector build takes ten
+	for {
+		left := time.Until(deadline)
+		if left <= 0 {
+			t.Fail(check.Failure{What: "30 s after its client stopped reading, the server still held the GET stream: every new GET got 409",
+				Want: "a write that waits 10 s fails; the client counts as gone, and a new GET is served"})
+		}
+		g := flood.Open(wire.Req{Method: http.MethodGet, Header: probe.GETHeaders(flooded, spec.Rev, ""), Within: left,
+			Purpose: "a new GET of the session whose GET stream's client stopped reading"})
+		if g.Status == http.StatusOK {
+			g.HangUp()
+			break
+		}
+		if g.Status != http.StatusConflict {
+			t.Fail(check.Failure{What: fmt.Sprintf("a new GET, while the session's GET stream's client had stopped reading, got HTTP %d", g.Status),
+				Want: "HTTP 409 while the stream is held, then 200 once the server has let the client go"})
+		}
+		g.End(wire.T1)
+		probe.Pause(t, 100*time.Millisecond)
+	}
+
+	// More than 10 s have passed since the quiet streams' last writes: a
+	// write deadline left on their connections has passed.
+	if d := h.Do(wire.Req{Method: http.MethodDelete, Header: wire.Headers(listener, spec.Rev), Purpose: "DELETE the session, which ends its quiet GET stream"}); d.Status < 200 || d.Status > 299 {
+		t.Fail(check.Failure{What: "DELETE of a live session did not succeed", Got: d.Summary(), Want: "a 2xx status"})
+	}
+	expectWholeEnd(t, quietGET, getBody, "a GET stream quiet for more than 10 s, which DELETE ended")
+	resp := h.Post(asker, spec.Rev, wire.Notification("notifications/cancelled", map[string]any{"requestId": 3}), "notifications/cancelled for clear_notes")
+	probe.ExpectStatus(t, resp, http.StatusAccepted, "notifications/cancelled")
+	expectWholeEnd(t, quietPOST, postBody, "clear_notes's stream, quiet for more than 10 s, which notifications/cancelled ended")
 }

@@ -14,7 +14,7 @@ import (
 
 // step4 holds the checks of step 4: resuming with Last-Event-ID.
 var step4 = check.Step{
-	Checks: []*check.Check{sse21, sse22, sse23, sse24, sse25, sse26, sse27, sse28, sse29, sse31, sse32, sse33, sse34, sse35, sse37},
+	Checks: []*check.Check{sse21, sse22, sse23, sse24, sse25, sse26, sse27, sse28, sse29, sse31, sse32, sse33, sse34, sse35, sse37, sse41},
 }
 
 var sse21 = &check.Check{
@@ -983,14 +983,14 @@ func checkResumeUnderLoad(t *check.T) {
 }
 
 var sse37 = &check.Check{
-	ID: "SSE-37", Step: 4, Severity: check.Must, Budget: 25 * time.Second,
-	Needs: check.Needs{Flags: []string{"-replay-buffer", "-keepalive"}, Optional: []check.Feature{check.EventIDs, check.GETStream}},
+	ID: "SSE-37", Step: 4, Severity: check.Must, Budget: 45 * time.Second,
+	Needs: check.Needs{Flags: []string{"-replay-buffer", "-keepalive", "-max-body"}, Course: probe.ClearNotes, Optional: []check.Feature{check.EventIDs, check.GETStream}},
 	Title: "the replay bounds under the defaults are exact: 1000 events and 4 MiB of messages per session; -replay-buffer 0 and -keepalive 0 mean the defaults, -replay-buffer 1 means one event",
 	Spec:  spec.NoLimit,
 	Course: "The course's defaults are part of its contract: a session keeps its newest 1000 events (DefaultReplayBuffer), priming events included, and at most " +
 		"4 MiB of their messages (DefaultReplayBytes); a flag of 0 (or less) means the default, and any positive value is taken as it is. The grader tests each bound " +
 		"on both sides: 1002 events, then a resume from the 1st (gone: 400) and from the 2nd (kept); two answers whose messages come to exactly 4 MiB " +
-		"(both kept), then 1 KiB more (the first pushed out: 400; the second kept).",
+		"(both kept), then 1 KiB more (the first pushed out: 400; the second kept); and one answer of 4 MiB and 1 KiB, which cannot be kept even alone.",
 	Hint: check.Hint{
 		Report:   "NewHandler replaces each option that is not positive by its default (the given positive), and eventLog.add drops the oldest events while there are more than maxEvents, or more than maxBytes of data.",
 		Question: "What does -replay-buffer 0 mean, and what does a server with no flags keep: 1000 events, or 999, or 1001?",
@@ -998,7 +998,9 @@ var sse37 = &check.Check{
 		Near:     "opts.KeepAlive = positive(opts.KeepAlive, DefaultKeepAlive), and the same for ReplayBuffer and ReplayBytes; positive returns v only when v > 0.",
 	},
 	Claims: []check.Claim{
-		{Claim: "the log is also bounded in bytes (ReplayBytes)", Where: "deep dives", How: "at the default, 4 MiB: two answers of exactly 4 MiB together are both kept; 1 KiB more pushes out the first and keeps the second"},
+		{Claim: "the log is also bounded in bytes (ReplayBytes)", Where: "deep dives", How: "at the default, 4 MiB: two answers of exactly 4 MiB together are both kept; 1 KiB more pushes out the first and keeps the second; an answer of 4 MiB and 1 KiB alone is not kept"},
+		{Claim: "an event too large for the log empties it, and every event after it is kept, through the log's growth", Where: "deep dives",
+			How: "clear_notes's question pushed out by a 4 MiB and 1 KiB answer while the tool waits; after its result, 42 more events; a resume from the question gets the result"},
 		{Claim: "a session keeps its newest -replay-buffer events (1000 by default), priming events included; 0 means the default", Where: "step 4",
 			How: "no flags: 1002 events, both sides of the bound; -replay-buffer 0 and -keepalive 0 serve as the defaults; -replay-buffer 1 keeps one event"},
 	},
@@ -1008,7 +1010,7 @@ var sse37 = &check.Check{
 
 func checkDefaultBounds(t *check.T) {
 	defaults := wire.StartHTTP(t)
-	zero := wire.StartHTTP(t, "-replay-buffer", "0", "-keepalive", "0")
+	zero := wire.StartHTTP(t, "-replay-buffer", "0", "-keepalive", "0", "-max-body", "8388608")
 	one := wire.StartHTTP(t, "-replay-buffer", "1")
 	// The two parts on the server with the defaults run one after the
 	// other, so that a server whose sessions share one log fails the same
@@ -1055,6 +1057,39 @@ func checkDefaultBounds(t *check.T) {
 			}
 			ids := streamIDs(t, zero, session, `2`, 1, "countdown from 1, with -replay-buffer 0")
 			expectReplay(t, zero, session, ids[0], `2`, "GET with Last-Event-ID: "+ids[0]+", with -replay-buffer 0, which means the default")
+			// An answer larger than the byte bound by itself: it cannot be
+			// kept, not even as the log's one event.
+			const over = 4<<20 + 1<<10
+			what := "echo of 4 MiB and 1 KiB, an answer larger than the 4 MiB byte bound by itself (-max-body 8 MiB)"
+			s := zero.Open(wire.Req{Method: http.MethodPost, Header: wire.Headers(session, spec.Rev), Within: bigUpload,
+				Body: wire.Request(`3`, "tools/call", wire.ToolCall("echo", map[string]any{"text": strings.Repeat("x", over)}, nonce("e"))), Purpose: what})
+			probe.ExpectEventStream(t, s, what, "")
+			events, _ := s.End(bigUpload)
+			if len(events) != 2 || events[0].Data != "" || !events[0].SetID || len(events[1].Data) <= over {
+				t.Fail(check.Failure{What: what + " did not carry a priming event and its whole answer", Got: fmt.Sprintf("%d events", len(events)), Want: "2 events"})
+			}
+			expectRefusal(t, zero, session, events[0].ID, http.StatusBadRequest, true, "GET with Last-Event-ID: "+events[0].ID+", the priming event of an answer larger than 4 MiB",
+				"an event larger than the byte bound cannot be kept, even alone: it is dropped at once, so the stream cannot be resumed from before it")
+
+			// An answer that large empties the log; the events after it
+			// must all be kept, through the log's growth: clear_notes's
+			// question is pushed out while the tool waits, its result comes
+			// after, then a countdown adds 42 more events.
+			asker := probe.InitializeEliciting(t, zero, spec.Rev)
+			probe.CallTool(t, zero, asker, `2`, "add_note", map[string]any{"text": nonce("to be cleared")})
+			q := zero.Open(wire.Req{Method: http.MethodPost, Header: wire.Headers(asker, spec.Rev), Body: probe.ClearNotesCall(`3`), Within: time.Second,
+				Purpose: "clear_notes, which asks the client to confirm before it answers"})
+			question := probe.AwaitQuestion(t, q, time.Second)
+			qid := resumeID(t, q, "clear_notes's stream")
+			q.HangUp()
+			s = zero.Open(wire.Req{Method: http.MethodPost, Header: wire.Headers(asker, spec.Rev), Within: bigUpload,
+				Body: wire.Request(`4`, "tools/call", wire.ToolCall("echo", map[string]any{"text": strings.Repeat("x", over)}, nonce("e"))), Purpose: what + ", while clear_notes waits"})
+			probe.ExpectEventStream(t, s, what, "")
+			s.End(bigUpload)
+			awaitLetGo(t, zero, asker, qid)
+			probe.Answer(t, zero, asker, spec.Rev, question)
+			streamIDs(t, zero, asker, `5`, 40, "countdown from 40, 42 events after clear_notes's result")
+			probe.ExpectCleared(t, openResume(t, zero, asker, qid, "GET with Last-Event-ID: "+qid+", clear_notes's question, pushed out by the large answer; its result came after"), `3`, 1)
 		},
 		func() {
 			session, _ := one.Initialize(spec.Rev)
@@ -1099,4 +1134,53 @@ func awaitLetGo(t *check.T, h *wire.HTTP, session, id string) {
 		s.End(wire.T1)
 		return false
 	})
+}
+
+var sse41 = &check.Check{
+	ID: "SSE-41", Step: 4, Severity: check.Must, Budget: 60 * time.Second,
+	Needs: check.Needs{Flags: []string{"-debug", "-replay-buffer"}, Optional: []check.Feature{check.EventIDs}},
+	Title: "a stream that has ended and whose events the log has all dropped is forgotten: 3000 short streams in one session (-replay-buffer 2) leave its heap where it was",
+	Spec:  spec.NoLimit,
+	Course: "A session may live for hours and answer thousands of requests with streams. The course requires the state of a stream to be let go of once " +
+		"nothing of it can be resumed: it has ended, and the log keeps none of its events (sessionStreams.evicted and end delete it). The grader " +
+		"runs 3000 countdowns from 0 in one session with -replay-buffer 2, and wants the heap (via -debug) to grow by under 256 KiB.",
+	Hint: check.Hint{
+		Report:   "Count each stream's events in the log (s.kept): up when one is logged, down when the log drops one. When an ended stream keeps none, delete it from set.streams, in evicted and in end.",
+		Question: "When can a stream of a session be forgotten, and what in your code forgets it?",
+		Pointer:  "sessionStreams.evicted and sessionStreams.end; a map entry and its stream stay alive until deleted.",
+		Near:     "In evicted: s.dropped = e.n; s.kept--; if s.kept == 0 && s.isEnded() { delete(set.streams, s.num) }.",
+	},
+	Claims: []check.Claim{
+		{Claim: "an ended stream whose events have all left the log is forgotten", Where: "step 4", How: "3000 short streams in one session, -replay-buffer 2: the heap grows by under 256 KiB"},
+	},
+	Run: checkEndedStreamsForgotten,
+}
+
+func checkEndedStreamsForgotten(t *check.T) {
+	const streams = 3000
+	h := wire.StartHTTP(t, "-debug", "-replay-buffer", "2")
+	session, _ := h.Initialize(spec.Rev)
+	streamIDs(t, h, session, `2`, 0, "countdown from 0, the session's first stream")
+	before := h.VarInt("heap_live")
+	started := time.Now()
+	for i := 0; i < streams; i++ {
+		resp := h.Do(wire.Req{Method: http.MethodPost, Header: wire.Headers(session, spec.Rev), Body: probe.CountdownCall(fmt.Sprint(i+3), 0, 0, fmt.Sprint("p", i)),
+			Purpose: fmt.Sprintf("countdown from 0 with a progress token, stream %d of %d", i+1, streams)})
+		if resp.Status != http.StatusOK {
+			t.Fail(check.Failure{What: "a countdown from 0 did not succeed", Got: resp.Summary(), Want: "HTTP 200"})
+		}
+	}
+	// What a request leaves for a moment (its connection's buffers, its
+	// goroutine's last allocations) is let go of soon: wait up to 1 s for
+	// the heap to come back.
+	var after int64
+	probe.Settle(t, time.Second, func() bool {
+		after = h.VarInt("heap_live")
+		return after-before < 256<<10
+	})
+	t.Wire.Event("heap before %d short streams in one session: %d bytes; after: %d (%v)", streams, before, after, time.Since(started).Round(time.Millisecond))
+	if grown := after - before; grown >= 256<<10 {
+		t.Fail(check.Failure{What: fmt.Sprintf("after %d short streams in one session, with -replay-buffer 2, its heap grew by %d KiB", streams, grown>>10),
+			Want: "under 256 KiB: a stream that has ended, and whose events the log has all dropped, is deleted from the session's streams"})
+	}
 }

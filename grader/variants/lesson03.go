@@ -14,7 +14,7 @@ const (
 var lesson03 = []*Variant{
 	// Step 1: the standalone GET stream, and what a stream costs.
 	{
-		Name: "stream-headers-not-flushed", Lesson: "03", Kills: []string{"SSE-01", "SSE-13", "SSE-31", "SSE-33"},
+		Name: "stream-headers-not-flushed", Lesson: "03", Kills: []string{"SSE-01", "SSE-13", "SSE-31", "SSE-33", "SSE-37"},
 		Mistake: "writes a stream's status and headers without flushing them, so a client sees nothing until the first event",
 		Edits: []Edit{{File: resumeWriter,
 			Old: `	ew.flush()
@@ -42,7 +42,7 @@ var lesson03 = []*Variant{
 		},
 	},
 	{
-		Name: "streams-outlive-their-session", Lesson: "03", Kills: []string{"SSE-03"},
+		Name: "streams-outlive-their-session", Lesson: "03", Kills: []string{"SSE-03", "SSE-38", "SSE-39"},
 		Mistake: "holds a GET stream open until its client leaves, even after its session has ended",
 		Edits: []Edit{{File: resumeGET,
 			Old: `		case <-sess.Context().Done():
@@ -98,7 +98,7 @@ var lesson03 = []*Variant{
 		}},
 	},
 	{
-		Name: "keepalive-goroutine-leak", Lesson: "03", Kills: []string{"SSE-08", "SSE-20"},
+		Name: "keepalive-goroutine-leak", Lesson: "03", Kills: []string{"SSE-08", "SSE-20", "SSE-39"},
 		Mistake: "sends keep-alives from a goroutine of its own, which waits on its ticker for ever after the stream ends",
 		Edits: []Edit{{File: resumeGET,
 			Old: `	keepAlive := time.NewTicker(h.opts.KeepAlive)
@@ -138,7 +138,7 @@ var lesson03 = []*Variant{
 
 	// Step 2: event ids on every stream.
 	{
-		Name: "events-not-flushed", Lesson: "03", Kills: []string{"SSE-07", "SSE-11", "SSE-12", "SSE-17", "SSE-20", "SSE-25", "SSE-26", "SSE-28", "SSE-29", "SSE-31", "SSE-32", "SSE-33", "SSE-34"},
+		Name: "events-not-flushed", Lesson: "03", Kills: []string{"SSE-07", "SSE-11", "SSE-12", "SSE-17", "SSE-20", "SSE-25", "SSE-26", "SSE-28", "SSE-29", "SSE-31", "SSE-32", "SSE-33", "SSE-34", "SSE-37", "SSE-38"},
 		Mistake: "writes each event but never flushes it, so net/http holds the events in its buffer until the response ends",
 		Edits: []Edit{{File: resumeWriter,
 			Old: `		ew.fail(err)
@@ -152,7 +152,7 @@ var lesson03 = []*Variant{
 		}},
 	},
 	{
-		Name: "no-priming", Lesson: "03", Kills: []string{"SSE-12", "SSE-31", "SSE-33", "SSE-37"},
+		Name: "no-priming", Lesson: "03", Kills: []string{"SSE-12", "SSE-31", "SSE-33", "SSE-37", "SSE-41"},
 		Mistake: "starts a POST stream with its first message, so a client cut off before it has no id to resume from",
 		Edits: []Edit{{File: resumeStream,
 			Old: `	if v, _ := sess.Version(); v.Priming {
@@ -205,7 +205,7 @@ var lesson03 = []*Variant{
 
 	// Step 3: the session's outlet.
 	{
-		Name: "no-outlet", Lesson: "03", Kills: []string{"SSE-17", "SSE-20", "SSE-25", "SSE-32", "SSE-34", "SSE-35"},
+		Name: "no-outlet", Lesson: "03", Kills: []string{"SSE-17", "SSE-20", "SSE-25", "SSE-32", "SSE-34", "SSE-35", "SSE-38", "SSE-39"},
 		Mistake: "opens the standalone stream but never attaches it as the session's outlet, so the server's own messages are dropped",
 		Edits: []Edit{{File: resumeGET,
 			Old: `		sess.Attach(s)`,
@@ -213,7 +213,7 @@ var lesson03 = []*Variant{
 		}},
 	},
 	{
-		Name: "log-on-the-get-stream", Lesson: "03", Kills: []string{"SSE-17", "SSE-19", "SSE-31"},
+		Name: "log-on-the-get-stream", Lesson: "03", Kills: []string{"SSE-17", "SSE-19", "SSE-31", "SSE-37", "SSE-38"},
 		Mistake: "gives a request its own stream only when it carries a progress token, so add_note's log message (and any question a tool asks) goes to the session's outlet, the GET stream, or nowhere when none is open",
 		Edits: []Edit{{File: "solutions/02-streamable-http/post.go",
 			Old: `	resp := sess.Handle(ctx, msg, rp)`,
@@ -236,7 +236,7 @@ var lesson03 = []*Variant{
 		Edits:   editCopyToStandalone(`msg.Method != ""`),
 	},
 	{
-		Name: "ignores-tick", Lesson: "03", Kills: []string{"SSE-17", "SSE-20", "SSE-25", "SSE-32", "SSE-34", "SSE-35"},
+		Name: "ignores-tick", Lesson: "03", Kills: []string{"SSE-17", "SSE-20", "SSE-25", "SSE-32", "SSE-34", "SSE-35", "SSE-38", "SSE-39"},
 		Mistake: "accepts -tick but never starts the ticker",
 		Edits: []Edit{{File: resumeGET,
 			Old: `		go tick(sess, h.opts.Tick)`,
@@ -246,7 +246,7 @@ var lesson03 = []*Variant{
 
 	// Step 4: resuming with Last-Event-ID.
 	{
-		Name: "upgrade-opens-a-plain-stream", Lesson: "03", Kills: []string{"SSE-31"},
+		Name: "upgrade-opens-a-plain-stream", Lesson: "03", Kills: []string{"SSE-31", "SSE-37"},
 		Mistake: "has stage 02's reply open a plain stream of its own when a request first speaks, instead of going through Options.Streams, so that stream has no ids and cannot be resumed",
 		Edits: []Edit{
 			{File: "solutions/02-streamable-http/reply.go",
@@ -278,7 +278,7 @@ var lesson03 = []*Variant{
 		}},
 	},
 	{
-		Name: "one-log-for-all-sessions", Lesson: "03", Kills: []string{"SSE-08", "SSE-16", "SSE-20", "SSE-23", "SSE-27"},
+		Name: "one-log-for-all-sessions", Lesson: "03", Kills: []string{"SSE-08", "SSE-16", "SSE-20", "SSE-23", "SSE-27", "SSE-39"},
 		Mistake: "keeps one set of streams and one event log for all sessions, so an event id of one session resumes in another",
 		Edits: []Edit{
 			{File: resumeHandler,
@@ -303,7 +303,7 @@ var lesson03 = []*Variant{
 		}},
 	},
 	{
-		Name: "dropped-post-cancels-its-request", Lesson: "03", Kills: []string{"SSE-21", "SSE-22", "SSE-24", "SSE-27", "SSE-28", "SSE-31", "SSE-32", "SSE-34"},
+		Name: "dropped-post-cancels-its-request", Lesson: "03", Kills: []string{"SSE-21", "SSE-22", "SSE-24", "SSE-27", "SSE-28", "SSE-31", "SSE-32", "SSE-34", "SSE-37"},
 		Mistake: "runs each request under the POST's own context, so a client whose connection drops cancels its request",
 		Edits: []Edit{{File: httpHandler,
 			Old: `	return context.WithoutCancel(r.Context())`,
@@ -325,7 +325,7 @@ var lesson03 = []*Variant{
 		}},
 	},
 	{
-		Name: "unbounded-replay-buffer", Lesson: "03", Kills: []string{"SSE-27", "SSE-33", "SSE-37"},
+		Name: "unbounded-replay-buffer", Lesson: "03", Kills: []string{"SSE-27", "SSE-33", "SSE-37", "SSE-41"},
 		Mistake: "keeps every event of a session for replay, however many there are",
 		Edits: []Edit{{File: resumeHandler,
 			Old: `	opts.ReplayBuffer = positive(opts.ReplayBuffer, DefaultReplayBuffer)`,
@@ -428,7 +428,7 @@ var lesson03 = []*Variant{
 		}},
 	},
 	{
-		Name: "keepalive-written-without-the-lock", Lesson: "03", Kills: []string{"SSE-35"}, Racy: true, MayKill: []string{"SSE-36"},
+		Name: "keepalive-written-without-the-lock", Lesson: "03", Kills: []string{"SSE-35"}, Racy: true, MayKill: []string{"SSE-36", "SSE-39"},
 		Mistake: "writes keep-alives without the stream's lock, so a keep-alive and a live event are written to one response at once and the chunked body breaks",
 		Edits: []Edit{{File: resumeGET,
 			Old: `			s.mu.Lock()
@@ -505,7 +505,7 @@ var lesson03 = []*Variant{
 		}},
 	},
 	{
-		Name: "live-stream-forgotten-when-its-events-are-evicted", Lesson: "03", Kills: []string{"SSE-33"},
+		Name: "live-stream-forgotten-when-its-events-are-evicted", Lesson: "03", Kills: []string{"SSE-33", "SSE-37"},
 		Mistake: "forgets any stream that keeps no event, ended or not, so a live stream whose events other streams pushed out cannot be resumed",
 		Edits: []Edit{{File: resumeHandler,
 			Old: `	if s.kept == 0 && s.isEnded() {
@@ -546,6 +546,85 @@ var lesson03 = []*Variant{
 		ew.finish()
 		return // a resumed POST stream ends after its response
 	}`,
+		}},
+	},
+	{
+		Name: "oversized-event-kept-alone", Lesson: "03", Kills: []string{"SSE-37"},
+		Mistake: "drops old events to keep the log under its byte bound but always keeps the newest, so an answer larger than the bound stays, alone, and is replayed",
+		Edits: []Edit{{File: resumeEventLog,
+			Old: `	for l.bytes > l.maxBytes && l.n > 0 {`,
+			New: `	for l.bytes > l.maxBytes && l.n > 1 {`,
+		}},
+	},
+	{
+		Name: "ring-growth-loses-the-oldest", Lesson: "03", Kills: []string{"SSE-37"},
+		Mistake: "copies the ring from its second slot when it grows, so the oldest event kept is lost, and a resume that needs it gets a replay with a gap",
+		Edits: []Edit{{File: resumeEventLog,
+			Old: `	for i := 0; i < l.n; i++ {
+		ring[i] = l.ring[(l.head+i)%len(l.ring)]`,
+			New: `	for i := 1; i < l.n; i++ {
+		ring[i] = l.ring[(l.head+i)%len(l.ring)]`,
+		}},
+	},
+	{
+		Name: "evicted-streams-never-forgotten", Lesson: "03", Kills: []string{"SSE-41"},
+		Mistake: "notes what the log drops of a stream but never deletes an ended stream that keeps nothing, so a long session holds every stream it ever answered with",
+		Edits: []Edit{{File: resumeHandler,
+			Old: `	if s.kept == 0 && s.isEnded() {
+		delete(set.streams, s.num)
+	}`,
+			New: ``,
+		}},
+	},
+	{
+		Name: "allow-omits-get", Lesson: "03", Kills: []string{"SSE-40"},
+		Mistake: "keeps stage 02's Allow: POST, DELETE on every 405, though the endpoint now serves GET",
+		Edits: []Edit{{File: httpHandler,
+			Old: `	case h.opts.GET != nil:
+		return "GET, POST, DELETE"
+`,
+			New: ``,
+		}},
+	},
+	{
+		Name: "keepalive-ticker-never-stopped", Lesson: "03", Kills: []string{"SSE-39"},
+		Mistake: "never stops a GET stream's keep-alive ticker, which in a go 1.22 module fires for ever after the stream has ended",
+		Edits: []Edit{{File: resumeGET,
+			Old: `	keepAlive := time.NewTicker(h.opts.KeepAlive)
+	defer keepAlive.Stop()
+`,
+			New: `	keepAlive := time.NewTicker(h.opts.KeepAlive)
+`,
+		}},
+	},
+	{
+		Name: "session-ticker-never-stopped", Lesson: "03", Kills: []string{"SSE-39"},
+		Mistake: "returns from the -tick loop when the session ends without stopping its ticker, which in a go 1.22 module fires for ever",
+		Edits: []Edit{{File: resumeHandler,
+			Old: `	ticker := time.NewTicker(interval)
+	defer ticker.Stop()
+`,
+			New: `	ticker := time.NewTicker(interval)
+`,
+		}},
+	},
+	{
+		Name: "no-write-deadline", Lesson: "03", Kills: []string{"SSE-38"},
+		Mistake: "writes events without a deadline, so a client that stops reading blocks its stream, and every sender on it, for as long as TCP keeps trying",
+		Edits: []Edit{{File: resumeWriter,
+			Old: `	ew.rc.SetWriteDeadline(time.Now().Add(writeTimeout)) // not every ResponseWriter can; then there is none
+`,
+			New: ``,
+		}},
+	},
+	{
+		Name: "write-deadline-outlives-the-stream", Lesson: "03", Kills: []string{"SSE-38"},
+		Mistake: "never clears a stream's write deadline when it ends, so the connection net/http keeps fails the client's next request once the deadline has passed",
+		Edits: []Edit{{File: resumeWriter,
+			Old: `func (ew *eventWriter) finish() {
+	ew.rc.SetWriteDeadline(time.Time{})
+}`,
+			New: `func (ew *eventWriter) finish() {}`,
 		}},
 	},
 	{
