@@ -268,14 +268,14 @@ func checkTicks(t *check.T) {
 }
 
 var sse39 = &check.Check{
-	ID: "SSE-39", Step: 3, Severity: check.Must, Budget: 10 * time.Second,
+	ID: "SSE-39", Step: 3, Severity: check.Must, Budget: 15 * time.Second,
 	Needs: check.Needs{Flags: []string{"-debug", "-tick", "-keepalive"}, Optional: []check.Feature{check.GETStream}},
 	Title: "a stream's keep-alive ticker and a session's -tick ticker are stopped when they end: the server goes idle after 20 sessions listened and ended (-tick 1ns, -keepalive 1µs)",
 	Spec:  spec.NoLimit,
 	Course: "The course requires every ticker a stream or a session starts to be stopped when it ends. The course module's go.mod says go 1.22, so a time.Ticker " +
 		"nobody stops fires for ever, even once nothing refers to it; with -keepalive 1µs and -tick 1ns, twenty of them wake the server about a thousand times a second. The grader lets 20 " +
 		"sessions each open their GET stream, read a tick on it (1ns is the smallest positive -tick, and it ticks too) and end (DELETE), waits for the " +
-		"server's goroutines to come back, then counts the server's context switches (/proc/PID/task/*/status, on Linux): within 3 s, some second must have fewer than 200.",
+		"server's goroutines to come back, then counts the server's context switches (/proc/PID/task/*/status, on Linux): within 6 s, some second must have fewer than 200.",
 	Hint: check.Hint{
 		Report:   "Stop every time.Ticker when its loop ends: defer keepAlive.Stop() in hold, defer ticker.Stop() in tick. Returning from the loop does not stop it.",
 		Question: "When the loop that reads a ticker returns, does the ticker stop firing?",
@@ -284,7 +284,7 @@ var sse39 = &check.Check{
 	},
 	Claims: []check.Claim{
 		{Claim: "a stream's keep-alive ticker and the session's ticker stop when they end", Where: "steps 1 and 3",
-			How: "-tick 1ns and -keepalive 1µs: 20 sessions open their GET stream, get a tick and are deleted; the server's context switches (Linux) must fall under 200 in some second within 3 s"},
+			How: "-tick 1ns and -keepalive 1µs: 20 sessions open their GET stream, get a tick and are deleted; the server's context switches (Linux) must fall under 200 in some second within 6 s"},
 		{Claim: "any positive -tick ticks, 1ns included", Where: "step 3", How: "-tick 1ns: each of 20 GET streams gets a tick within 1 s"},
 	},
 	Run: checkTickersStopped,
@@ -301,22 +301,24 @@ func checkTickersStopped(t *check.T) {
 	for i := 1; i <= sessions; i++ {
 		session, _ := h.Initialize(spec.Rev)
 		g := probe.OpenGET(t, h, session, spec.Rev, "", fmt.Sprintf("GET stream of session %d of %d", i, sessions))
-		g.Await(wire.T1, "a tick, with -tick 1ns", probe.IsLogFrom("ticker"), nil)
+		g.Await(wire.T2, "a tick, with -tick 1ns", probe.IsLogFrom("ticker"), nil)
 		resp := h.Do(wire.Req{Method: http.MethodDelete, Header: wire.Headers(session, spec.Rev), Purpose: fmt.Sprintf("DELETE session %d of %d, which ends its GET stream", i, sessions)})
 		if resp.Status < 200 || resp.Status > 299 {
 			t.Fail(check.Failure{What: "DELETE of a live session did not succeed", Got: resp.Summary(), Want: "a 2xx status"})
 		}
-		if _, ended := g.End(wire.T1); !ended {
-			t.Fail(check.Failure{What: "a session's GET stream was still open 1 s after DELETE ended the session", Want: "the stream ends with its session"})
+		if _, ended := g.End(wire.T2); !ended {
+			t.Fail(check.Failure{What: fmt.Sprintf("a session's GET stream was still open %v after DELETE ended the session", wire.T2), Want: "the stream ends with its session"})
 		}
 	}
 	base.ExpectFreed(t, h, fmt.Sprintf("%d sessions listened and ended", sessions), "every stream's goroutine and the session's ticker goroutine end with the session")
 	// Idle: a second in which the server's threads leave the CPU fewer
 	// than 200 times (context switches, summed over its threads), within
-	// 3 s. A ticker left running wakes them about a thousand times a second;
-	// on a busy machine they are preempted instead.
+	// 6 s. An idle reference leaves it 0 to 15 times a second; a ticker
+	// left running wakes it about a thousand times. The window is long so
+	// that a loaded machine, which preempts the threads instead, has many
+	// seconds to show one quiet one.
 	var wakeups int64
-	if probe.Settle(t, 3*time.Second, func() bool {
+	if probe.Settle(t, 6*time.Second, func() bool {
 		start, _ := wakeupsOf(h)
 		probe.Pause(t, time.Second)
 		end, _ := wakeupsOf(h)
@@ -327,7 +329,7 @@ func checkTickersStopped(t *check.T) {
 		return
 	}
 	t.Fail(check.Failure{What: fmt.Sprintf("after %d sessions listened and ended, the server never went idle: its threads left the CPU %d times in the last second, with no client connected", sessions, wakeups),
-		Want: "fewer than 200 context switches in some second within 3 s: every keep-alive ticker and every session's ticker is stopped when its stream or session ends"})
+		Want: "fewer than 200 context switches in some second within 6 s: every keep-alive ticker and every session's ticker is stopped when its stream or session ends"})
 }
 
 // wakeupsOf counts the times the server's threads have left the CPU, to
