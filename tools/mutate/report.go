@@ -272,7 +272,9 @@ func updateSurvivors(path string, s summary) error {
 			still[sv.ID] = true
 		}
 		r.Survivors = slices.DeleteFunc(r.Survivors, func(sv Survivor) bool { return again[sv.ID] && !still[sv.ID] })
-		r.Graded += "; survivors graded again " + strings.SplitN(graded.Graded, ",", 2)[0]
+		if again := "; survivors graded again " + strings.SplitN(graded.Graded, ",", 2)[0]; !strings.Contains(r.Graded, again) {
+			r.Graded += again
+		}
 		data, err := json.MarshalIndent(r, "", "  ")
 		if err != nil {
 			return err
