@@ -229,7 +229,9 @@ type variantGrade struct {
 }
 
 // gradeVariant runs every check of v's lesson against target. A racy
-// variant is graded again, up to racyAttempts times, until it is caught.
+// variant is graded again, up to racyAttempts times, until it fails
+// exactly its Kills: until it is caught, and without a chance failure of
+// another check (a failure that repeats in every attempt still shows).
 func gradeVariant(v *variants.Variant, target check.Target) variantGrade {
 	l := grader.LessonByNumber(v.Lesson)
 	var g variantGrade
@@ -244,10 +246,23 @@ func gradeVariant(v *variants.Variant, target check.Target) variantGrade {
 		}
 		sort.Strings(g.failed)
 		g.failed = slices.DeleteFunc(g.failed, func(id string) bool { return slices.Contains(v.MayKill, id) })
-		if !v.Racy || len(g.failed) > 0 || g.attempts == racyAttempts {
+		if !v.Racy || slices.Equal(g.failed, ranKills(v, g.results)) || g.attempts == racyAttempts {
 			return g
 		}
 	}
+}
+
+// ranKills is v's Kills that could run on its target, sorted: what a
+// grading that caught it exactly failed.
+func ranKills(v *variants.Variant, results []check.Result) []string {
+	var ids []string
+	for _, r := range results {
+		if slices.Contains(v.Kills, r.Check.ID) && !r.CannotRun {
+			ids = append(ids, r.Check.ID)
+		}
+	}
+	sort.Strings(ids)
+	return ids
 }
 
 // gradeParallel is how many variants are graded at once: PROOF_PARALLEL,

@@ -32,7 +32,9 @@ type Variant struct {
 	// interleave, as two unguarded writers do. The checks provoke that
 	// interleaving, but on a busy or single-CPU machine a run can miss it,
 	// so the course's proof grades such a variant up to a few times until it
-	// is caught. It never tolerates a failure outside Kills and MayKill.
+	// fails exactly its Kills: a run that misses it, or that the race makes
+	// fail another check by chance, is graded again. A failure outside Kills
+	// and MayKill that shows in every attempt fails the proof.
 	Racy bool
 	// MayKill, for a Racy variant, are checks that catch the race too when
 	// it happens to show on their traffic, and pass when it does not: the
