@@ -161,9 +161,7 @@ func checkLineIsOneMessage(t *check.T) {
 		s.Send(line)
 		// Decoding 16 MiB takes a server built with -race seconds, more
 		// on a loaded machine.
-		resp := s.Await(4*wire.T2, "answer to "+what, func(m *wire.Msg) bool {
-			return m.Method == nil && ((m.HasNoID() && m.Error != nil) || m.IsResponseTo(id))
-		})
+		resp := s.Await(4*wire.T2, "answer to "+what, answerTo(id))
 		marker++
 		stillServing(t, s, fmt.Sprintf(`"after-%d"`, marker))
 		strayAfter(t, s, "a second answer to "+what)
@@ -243,9 +241,7 @@ func lastLine(t *check.T, id string, n int, what string) *wire.Msg {
 	s.Initialize(spec.Rev)
 	s.SendRaw(paddedPing(id, n))
 	s.CloseStdin()
-	match := func(m *wire.Msg) bool {
-		return m.Method == nil && ((m.HasNoID() && m.Error != nil) || m.IsResponseTo(id))
-	}
+	match := answerTo(id)
 	// Decoding 16 MiB takes a server built with -race seconds.
 	if resp := s.Within(4*wire.T2, match); resp != nil {
 		return resp
@@ -257,6 +253,14 @@ func lastLine(t *check.T, id string, n int, what string) *wire.Msg {
 	t.Fail(check.Failure{What: fmt.Sprintf("no answer to %s within %v of stdin closing, and the server is still running", what, 4*wire.T2+wire.EXIT),
 		Want: "one answer: the ping's result, or an error without an id if the line is over your cap"})
 	return nil
+}
+
+// answerTo matches the one answer a long line gets: the response to id,
+// or an error without an id (the line refused as a whole).
+func answerTo(id string) func(*wire.Msg) bool {
+	return func(m *wire.Msg) bool {
+		return m.Method == nil && ((m.HasNoID() && m.Error != nil) || m.IsResponseTo(id))
+	}
 }
 
 func servedOr(resp *wire.Msg) string {

@@ -229,11 +229,7 @@ func writeReport(path string, s summary, lessons []*check.Lesson, partial bool) 
 	}
 	if !partial {
 		for _, r := range s.lessons {
-			data, err := json.MarshalIndent(r, "", "  ")
-			if err != nil {
-				return err
-			}
-			if err := os.WriteFile(filepath.Join(dir, r.Lesson+".json"), append(data, '\n'), 0o644); err != nil {
+			if err := writeStored(dir, r); err != nil {
 				return err
 			}
 		}
@@ -275,15 +271,20 @@ func updateSurvivors(path string, s summary) error {
 		if again := "; survivors graded again " + strings.SplitN(graded.Graded, ",", 2)[0]; !strings.Contains(r.Graded, again) {
 			r.Graded += again
 		}
-		data, err := json.MarshalIndent(r, "", "  ")
-		if err != nil {
-			return err
-		}
-		if err := os.WriteFile(filepath.Join(dir, n+".json"), append(data, '\n'), 0o644); err != nil {
+		if err := writeStored(dir, r); err != nil {
 			return err
 		}
 	}
 	return renderStored(path)
+}
+
+// writeStored writes a lesson's result to dir/NN.json.
+func writeStored(dir string, r *LessonResult) error {
+	data, err := json.MarshalIndent(r, "", "  ")
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(filepath.Join(dir, r.Lesson+".json"), append(data, '\n'), 0o644)
 }
 
 // renderStored renders the report at path (grader/MUTATION.md) from the
