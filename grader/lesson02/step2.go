@@ -741,13 +741,13 @@ func checkHTTPSessionExpiry(t *check.T) {
 }
 
 var http36 = &check.Check{
-	ID: "HTTP-36", Step: 2, Severity: check.Must, Budget: 6 * time.Second,
+	ID: "HTTP-36", Step: 2, Severity: check.Must, Budget: 8 * time.Second,
 	Needs: check.Needs{Flags: []string{"-session-timeout", "-max-sessions"}},
 	Title: "a session expires the moment its timeout passes: the first request or DELETE after it gets 404, and an initialize at the cap finds its place, whenever the sweeper runs",
 	Spec:  spec.Ended,
 	Course: "The course's sessions end once they have been idle for -session-timeout (the grader sets 1s); a sweeper that runs now and then only tidies up. " +
-		"The grader asks four sessions, started a quarter of the sweeper's half-timeout period apart, again just after their timeout: " +
-		"a server that leaves expiry to its sweeper serves at least one of them, and makes it young again.",
+		"The grader asks eight sessions (-session-timeout 2s), started an eighth of the sweeper's half-timeout period apart, again just after their timeout, " +
+		"four with a ping and four with DELETE: a server that leaves expiry to its sweeper serves at least one of each, and makes it young again.",
 	Hint: check.Hint{
 		Report: "Judge expiry where a session is looked up, not only in the sweeper: in acquire (and in remove, for DELETE), a session with no request running " +
 			"that has been idle longer than the timeout has ended: end it there and answer 404.",
@@ -764,7 +764,7 @@ and in remove, the same test decides whether the DELETE found a live session.`,
 	},
 	Claims: []check.Claim{
 		{Claim: "a session ends when its timeout passes, not at the next sweep: a request or a DELETE just after it gets 404", Where: "step 2",
-			How: "-session-timeout 1s; four sessions started 125 ms apart, each asked 1.04 s after its last request (two with a ping, two with DELETE): all must get 404"},
+			How: "-session-timeout 2s; eight sessions started 125 ms apart, each asked 2.04 s after its last request (four with a ping, four with DELETE): all must get 404"},
 		{Claim: "at the cap, an expired session's place is free at once: the store sweeps before it counts", Where: "step 2",
 			How: "two servers with -session-timeout 1s -max-sessions 1: an initialize 1.04 s after the only session's last request must succeed"},
 	},
@@ -773,14 +773,17 @@ and in remove, the same test decides whether the DELETE found a live session.`,
 }
 
 func checkHTTPExpiryAtOnce(t *check.T) {
-	h := wire.StartHTTP(t, "-session-timeout", "1s")
-	// The sweeper of the reference runs every half timeout, 500 ms. Four
-	// sessions a quarter of that apart are asked in four windows of a few
-	// tens of milliseconds each, spread over the period: a sweep can fall
-	// in one of them at most, so a server that leaves expiry to its sweeper
-	// serves at least one ping and one DELETE. The reference ends each
-	// session where it looks it up: 404 whatever the timing.
-	const timeout, spacing, after = time.Second, 125 * time.Millisecond, 40 * time.Millisecond
+	h := wire.StartHTTP(t, "-session-timeout", "2s")
+	// The sweeper of the reference runs every half timeout, 1 s. Eight
+	// sessions an eighth of that apart are asked in eight windows spread
+	// over the period, pings and DELETEs in turn, so that the four of each
+	// kind are 250 ms apart. A window lasts from the timeout to the
+	// request's arrival: a few tens of milliseconds, more on a busy
+	// machine. A server that leaves expiry to its sweeper serves at least
+	// one ping and one DELETE unless every window is longer than 750 ms.
+	// The reference ends each session where it looks it up: 404 whatever
+	// the timing.
+	const timeout, spacing, after = 2 * time.Second, 125 * time.Millisecond, 40 * time.Millisecond
 	ask := func(i int) func() {
 		return func() {
 			probe.Pause(t, time.Duration(i)*spacing)
@@ -790,13 +793,13 @@ func checkHTTPExpiryAtOnce(t *check.T) {
 			var resp *wire.Response
 			what := "a ping"
 			if i%2 == 0 {
-				resp = h.Post(session, spec.Rev, wire.Request(`2`, "ping", nil), "ping, just after the session's 1 s timeout")
+				resp = h.Post(session, spec.Rev, wire.Request(`2`, "ping", nil), "ping, just after the session's 2 s timeout")
 			} else {
 				what = "a DELETE"
-				resp = h.Do(wire.Req{Method: http.MethodDelete, Header: wire.Headers(session, spec.Rev), Purpose: "DELETE, just after the session's 1 s timeout"})
+				resp = h.Do(wire.Req{Method: http.MethodDelete, Header: wire.Headers(session, spec.Rev), Purpose: "DELETE, just after the session's 2 s timeout"})
 			}
 			if resp.Status != http.StatusNotFound {
-				t.Fail(check.Failure{What: fmt.Sprintf("%s in a session idle for just over its 1 s timeout got HTTP %d: the session had expired, but was still served", what, resp.Status),
+				t.Fail(check.Failure{What: fmt.Sprintf("%s in a session idle for just over its 2 s timeout got HTTP %d: the session had expired, but was still served", what, resp.Status),
 					Got: resp.Summary(), Want: "HTTP 404: a session ends when its timeout passes, whenever the sweeper runs next"})
 			}
 		}
@@ -819,7 +822,7 @@ func checkHTTPExpiryAtOnce(t *check.T) {
 			}
 		}
 	}
-	t.Parallel(ask(0), ask(1), ask(2), ask(3), atCap(1), atCap(2))
+	t.Parallel(ask(0), ask(1), ask(2), ask(3), ask(4), ask(5), ask(6), ask(7), atCap(1), atCap(2))
 }
 
 var http42 = &check.Check{

@@ -791,7 +791,7 @@ var (
 		}},
 	},
 	{
-		Name: "expired-session-served-until-the-sweep", Lesson: "02", Kills: []string{"HTTP-36"},
+		Name: "expired-session-served-until-the-sweep", Lesson: "02", Kills: []string{"HTTP-36"}, Racy: true,
 		Mistake: "leaves expiry to the sweeper: acquire serves a session idle past its timeout until the next sweep, and makes it young again",
 		Edits: []Edit{{File: httpSessions,
 			Old: `	if sess == nil {
@@ -807,7 +807,7 @@ var (
 		}},
 	},
 	{
-		Name: "delete-of-an-expired-session-succeeds", Lesson: "02", Kills: []string{"HTTP-36"},
+		Name: "delete-of-an-expired-session-succeeds", Lesson: "02", Kills: []string{"HTTP-36"}, Racy: true,
 		Mistake: "answers DELETE of a session that has expired, but has not been swept yet, with 204, as if it had been live",
 		Edits: []Edit{{File: httpSessions,
 			Old: `	expired := sess.active == 0 && time.Since(sess.lastUsed) > s.timeout

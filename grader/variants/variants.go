@@ -29,8 +29,10 @@ type Variant struct {
 	Edits   []Edit
 
 	// Racy marks a mistake that shows only when goroutines happen to
-	// interleave, as two unguarded writers do. The checks provoke that
-	// interleaving, but on a busy or single-CPU machine a run can miss it,
+	// interleave, as two unguarded writers do, or only in a window of time
+	// a busy machine can close, as a sweeper that runs before a late probe
+	// does. The checks provoke it, but on a busy or single-CPU machine a
+	// run can miss it,
 	// so the course's proof grades such a variant up to a few times until it
 	// fails exactly its Kills: a run that misses it, or that the race makes
 	// fail another check by chance, is graded again. A failure outside Kills
