@@ -50,6 +50,11 @@ type Options struct {
 	// by a name of its own needs it; every other name gets 403, since DNS
 	// rebinding could have produced it.
 	AllowHosts []string
+
+	// WebSocketPing is how often the WebSocket entry point pings a client;
+	// one that answers no ping and sends no frame for three of them is let
+	// go. Zero means DefaultWebSocketPing.
+	WebSocketPing time.Duration
 }
 
 // Handler serves the MCP endpoint (ServeHTTP) and the WebSocket entry point
@@ -62,6 +67,7 @@ type Handler struct {
 	endpoint http.Handler // mcp behind the guard and CORS
 	upgrader websocket.Upgrader
 	sockets  sockets
+	ping     time.Duration // how often a socket is pinged
 }
 
 // NewHandler returns a Handler that serves server. It fails if an allowed
@@ -79,6 +85,10 @@ func NewHandler(server *mcp.Server, opts Options) (*Handler, error) {
 	h.sockets.max = opts.MaxSessions
 	if h.sockets.max <= 0 {
 		h.sockets.max = streamable.DefaultMaxSessions
+	}
+	h.ping = opts.WebSocketPing
+	if h.ping <= 0 {
+		h.ping = DefaultWebSocketPing
 	}
 
 	// TODO(step 4): CORS, with github.com/rs/cors, between the guard and

@@ -15,9 +15,17 @@ import (
 const (
 	handshakeTimeout = 10 * time.Second
 	writeTimeout     = 10 * time.Second // one frame to the client
-	pingInterval     = 30 * time.Second // a ping, to find clients that vanished without closing
-	pongWait         = 2*pingInterval + writeTimeout
+
+	// DefaultWebSocketPing is how often a socket's client is pinged, to
+	// find clients that vanished without closing (Options.WebSocketPing).
+	DefaultWebSocketPing = 30 * time.Second
 )
+
+// pongWait is how long a socket may stay silent, answering no ping and
+// sending no frame, before the server lets it go: three pings, so that a
+// client that answers late, or a ping that waits behind a long frame, is
+// not taken for one that vanished.
+func pongWait(ping time.Duration) time.Duration { return 3 * ping }
 
 // subprotocol is the WebSocket subprotocol the MCP SDKs that ship a
 // WebSocket client ask for (TypeScript's WebSocketClientTransport, Python's
@@ -69,12 +77,16 @@ func (h *Handler) serveSocket(ws *websocket.Conn) {
 	}
 	defer h.sockets.remove(ws)
 
+	// Every frame the client sends, and every pong, shows it is still
+	// there: each pushes the read deadline on, and a read past it fails,
+	// which ends the loop.
+	wait := pongWait(h.ping)
 	ws.SetReadLimit(stdio.MaxMessageBytes)
-	ws.SetReadDeadline(time.Now().Add(pongWait))
-	ws.SetPongHandler(func(string) error { return ws.SetReadDeadline(time.Now().Add(pongWait)) })
-	go ping(ctx, ws)
+	ws.SetReadDeadline(time.Now().Add(wait))
+	ws.SetPongHandler(func(string) error { return ws.SetReadDeadline(time.Now().Add(wait)) })
+	go ping(ctx, ws, h.ping)
 
-	in := &frameReader{ws: ws, gone: cancel}
+	in := &frameReader{ws: ws, gone: cancel, wait: wait}
 	// TODO(step 5): run stage 01's loop over the socket:
 	// stdio.Serve(ctx, in, &frameWriter{ws: ws}, h.server). It returns
 	// when the client goes (in cancels ctx), when writing fails, or when
@@ -91,10 +103,10 @@ func (h *Handler) serveSocket(ws *websocket.Conn) {
 	}
 }
 
-// ping sends a ping every pingInterval until ctx ends. A client that
-// answers none within pongWait fails its next read, which ends the loop.
-func ping(ctx context.Context, ws *websocket.Conn) {
-	ticker := time.NewTicker(pingInterval)
+// ping sends a ping every interval until ctx ends. A client that answers
+// none, and sends nothing, within pongWait fails its next read.
+func ping(ctx context.Context, ws *websocket.Conn, interval time.Duration) {
+	ticker := time.NewTicker(interval)
 	defer ticker.Stop()
 	for {
 		select {

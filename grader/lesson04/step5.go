@@ -23,7 +23,7 @@ import (
 
 // step5 holds the checks of step 5: the WebSocket.
 var step5 = check.Step{
-	Checks: []*check.Check{origin15, origin16, origin17, origin18, origin19, origin20, origin21, origin22, origin24, origin31, origin32, origin33, origin34},
+	Checks: []*check.Check{origin15, origin16, origin17, origin18, origin19, origin20, origin21, origin22, origin24, origin31, origin32, origin33, origin34, origin35},
 }
 
 var origin15 = &check.Check{

@@ -475,6 +475,27 @@ func (p linePeer) Send(_ context.Context, msg *jsonrpc.Message) error {
 			New: "\t\tw.ws.WriteMessage(websocket.TextMessage, msg)\n"}},
 	},
 	{
+		Name: "ws-never-pings", Lesson: "04", Kills: []string{"ORIGIN-35"},
+		Mistake: "never pings its sockets, so a quiet client that is still there is taken for a vanished one once the read deadline passes",
+		Edits: []Edit{{File: originSocket,
+			Old: "\tgo ping(ctx, ws, h.ping)\n",
+			New: ""}},
+	},
+	{
+		Name: "ws-frames-do-not-push-the-deadline", Lesson: "04", Kills: []string{"ORIGIN-35"},
+		Mistake: "pushes the read deadline on only for pongs, so a client that talks all the time but answers no ping is cut off mid-conversation",
+		Edits: []Edit{{File: originFrames,
+			Old: "\t\tr.ws.SetReadDeadline(time.Now().Add(r.wait))\n",
+			New: ""}},
+	},
+	{
+		Name: "ws-no-read-deadline", Lesson: "04", Kills: []string{"ORIGIN-35"},
+		Mistake: "pings, but sets no read deadline before the first frame, so a client that vanished right after the handshake is never let go",
+		Edits: []Edit{{File: originSocket,
+			Old: "\tws.SetReadDeadline(time.Now().Add(wait))\n",
+			New: ""}},
+	},
+	{
 		Name: "ws-host-refusal-does-not-stop", Lesson: "04", Kills: []string{"ORIGIN-33"},
 		Mistake: "answers a handshake with a rebound Host with 403 and does not return, so Upgrade writes its 101 behind the refusal and serves the socket",
 		Edits: []Edit{{File: originSocket,

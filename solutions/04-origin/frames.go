@@ -23,8 +23,9 @@ import (
 // frameReader gives the loop one line per text frame.
 type frameReader struct {
 	ws   *websocket.Conn
-	gone func() // called when the client has gone: it stops the loop
-	line []byte // what is left of the current frame's line
+	gone func()        // called when the client has gone: it stops the loop
+	wait time.Duration // how far each frame pushes the read deadline on (pongWait)
+	line []byte        // what is left of the current frame's line
 
 	mu     sync.Mutex
 	code   int // set when the client broke the rules: the close code to send
@@ -46,7 +47,7 @@ func (r *frameReader) Read(p []byte) (int, error) {
 			r.refuse(websocket.CloseUnsupportedData, "send each JSON-RPC message as one text frame")
 			return 0, io.EOF
 		}
-		r.ws.SetReadDeadline(time.Now().Add(pongWait))
+		r.ws.SetReadDeadline(time.Now().Add(r.wait))
 		r.line = asLine(frame)
 	}
 	n := copy(p, r.line)
@@ -62,7 +63,7 @@ func (r *frameReader) Read(p []byte) (int, error) {
 	// | //   - a binary frame: r.refuse(websocket.CloseUnsupportedData, ...)
 	// | //     and return io.EOF;
 	// | //   - a text frame: extend the read deadline
-	// | //     (r.ws.SetReadDeadline(time.Now().Add(pongWait))), and make it
+	// | //     (r.ws.SetReadDeadline(time.Now().Add(r.wait))), and make it
 	// | //     r.line with asLine.
 	// | // Then copy what fits of r.line into p, keep the rest for the next
 	// | // Read, and return how much you copied.

@@ -12,9 +12,10 @@
 // (-allow-host mcp.example.com, for a server that clients reach by name):
 // any other name may be a rebound one. It takes stage 03's flags too
 // (-stateless, -keepalive, -replay-buffer, -tick, -session-timeout,
-// -max-sessions, -max-body, -debug), prints the address it listens on to
-// stderr, and stops on SIGTERM or Ctrl-C, ending the GET streams and
-// WebSockets at once.
+// -max-sessions, -max-body, -debug), and -ws-ping, how often a WebSocket
+// client is pinged (30s). It prints the address it listens on to stderr,
+// and stops on SIGTERM or Ctrl-C, ending the GET streams and WebSockets at
+// once.
 package main
 
 import (

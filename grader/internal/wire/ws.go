@@ -9,6 +9,7 @@ import (
 	"net"
 	"net/http"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/gorilla/websocket"
@@ -28,6 +29,9 @@ type WS struct {
 	pending []Frame
 	ended   bool
 	endErr  error // why the connection ended: a *websocket.CloseError when the server said goodbye
+
+	pings atomic.Int64 // pings the server has sent
+	deaf  atomic.Bool  // set by IgnorePings: pings go unanswered
 }
 
 // Frame is one message the target sent.
@@ -72,6 +76,7 @@ func (h *HTTP) DialWS(header http.Header, purpose string) (*WS, *Response) {
 		return nil, answer
 	}
 	ws := &WS{t: h.t, conn: conn, frames: make(chan Frame, 256)}
+	conn.SetPingHandler(ws.onPing)
 	h.t.Cleanup(func() { conn.Close() })
 	go ws.read()
 	return ws, answer
@@ -119,6 +124,40 @@ func (ws *WS) read() {
 			return
 		}
 	}
+}
+
+// onPing counts a ping from the server and, unless the client plays deaf,
+// answers it with a pong, as gorilla's own handler does. It runs on the
+// reading goroutine, so a client answers pings only while it reads, as
+// every real one does.
+func (ws *WS) onPing(data string) error {
+	ws.pings.Add(1)
+	if ws.deaf.Load() {
+		ws.t.Wire.Received("ping frame, left unanswered")
+		return nil
+	}
+	ws.t.Wire.Received("ping frame, answered with a pong")
+	err := ws.conn.WriteControl(websocket.PongMessage, []byte(data), time.Now().Add(write))
+	if err != nil && !errors.Is(err, websocket.ErrCloseSent) {
+		var ne net.Error
+		if errors.As(err, &ne) && ne.Timeout() {
+			return nil // a pong that cannot leave in time is a pong the server misses
+		}
+		return err
+	}
+	return nil
+}
+
+// IgnorePings makes the client answer no ping from now on: a client whose
+// machine vanished, or a broken one that keeps its connection open.
+func (ws *WS) IgnorePings() {
+	ws.deaf.Store(true)
+	ws.t.Wire.Event("from now on the client answers no ping")
+}
+
+// Pings returns how many pings the server has sent so far.
+func (ws *WS) Pings() int {
+	return int(ws.pings.Load())
 }
 
 // Send writes text as one text frame.
