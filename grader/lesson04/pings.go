@@ -25,7 +25,7 @@ var origin35 = &check.Check{
 		"server pings each socket every -ws-ping (30 s by default) and lets a socket go once it has answered no ping and sent no frame for three of them. " +
 		"The grader sets -ws-ping 500ms and opens three sockets: one that answers pings and says nothing after initialize, one that answers none but sends a " +
 		"request every 400 ms, and one that does neither, not even initialize. After 3.5 s the first two must still be served, the first having seen at least three pings; the third must " +
-		"have been closed by then.",
+		"have been closed by then. -ws-ping 0 means the default, as a zero does for the course's other flags.",
 	Hint: check.Hint{
 		Report: "In serveSocket, before the loop: a read deadline of pongWait(h.ping) from now, a pong handler that pushes it on by as much, and go ping(ctx, ws, h.ping), " +
 			"which sends a ping every h.ping until ctx ends; in frameReader.Read, each text frame pushes the deadline on too (r.wait).",
@@ -42,6 +42,7 @@ var origin35 = &check.Check{
 		{Claim: "each socket is pinged every -ws-ping", Where: "step 5", How: "-ws-ping 500ms: a client that answers pings sees at least three in 3.5 s"},
 		{Claim: "a client that answers the pings, or that sends frames, is kept", Where: "step 5",
 			How: "-ws-ping 500ms: one client silent but answering pings, one answering none but sending a request every 400 ms: both served after 3.5 s"},
+		{Claim: "-ws-ping 0 means the default interval", Where: "step 5", How: "a server started with -ws-ping 0 serves a socket for 3.5 s"},
 		{Claim: "a client that answers no ping and sends no frame is let go within three pings", Where: "step 5",
 			How: "-ws-ping 500ms: a client that sends no frame after its handshake and answers no ping is closed within 3.5 s"},
 	},
@@ -56,6 +57,12 @@ func checkWebSocketPings(t *check.T) {
 	// frame at all: the deadline must start with the socket.
 	const every, look = 500 * time.Millisecond, 3500 * time.Millisecond
 	h := startOrigin(t, "-ws-ping", every.String())
+	// -ws-ping 0 means the default, as a zero does for every flag of the
+	// course: a server that took it as it is would ping without end, or,
+	// with a time.Ticker, panic at the first socket.
+	byDefault := startOrigin(t, "-ws-ping", "0")
+	zero := dialWS(t, byDefault, nil, "a socket of a server started with -ws-ping 0, the default")
+	zero.Initialize(spec.Rev)
 	answering := dialWS(t, h, nil, "a client that answers pings, and says nothing after initialize")
 	talking := dialWS(t, h, nil, "a client that answers no ping, and sends a request every 400 ms")
 	talking.IgnorePings()
@@ -66,6 +73,9 @@ func checkWebSocketPings(t *check.T) {
 	until := time.Now().Add(look)
 
 	t.Parallel(func() {
+		probe.Pause(t, time.Until(until))
+		zero.Call(`2`, "ping", nil)
+	}, func() {
 		probe.Pause(t, time.Until(until))
 		if n := answering.Pings(); n < 3 {
 			t.Fail(check.Failure{What: fmt.Sprintf("with -ws-ping %v, a socket saw %d pings in %v", every, n, look),

@@ -496,6 +496,13 @@ func (p linePeer) Send(_ context.Context, msg *jsonrpc.Message) error {
 			New: ""}},
 	},
 	{
+		Name: "ws-ping-zero-not-defaulted", Lesson: "04", Kills: []string{"ORIGIN-35"},
+		Mistake: "takes -ws-ping 0 as it is rather than as the default, so the pinger's time.NewTicker(0) panics at the first socket and the server dies",
+		Edits: []Edit{{File: originHandler,
+			Old: "\th.ping = opts.WebSocketPing\n\tif h.ping <= 0 {\n\t\th.ping = DefaultWebSocketPing\n\t}\n",
+			New: "\th.ping = opts.WebSocketPing\n"}},
+	},
+	{
 		Name: "ws-host-refusal-does-not-stop", Lesson: "04", Kills: []string{"ORIGIN-33"},
 		Mistake: "answers a handshake with a rebound Host with 403 and does not return, so Upgrade writes its 101 behind the refusal and serves the socket",
 		Edits: []Edit{{File: originSocket,
