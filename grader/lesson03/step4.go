@@ -945,13 +945,14 @@ func checkOutletStays(t *check.T) {
 }
 
 var sse35 = &check.Check{
-	ID: "SSE-35", Step: 4, Severity: check.Must, Budget: 8 * time.Second,
+	ID: "SSE-35", Step: 4, Severity: check.Must, Budget: 20 * time.Second,
 	Needs: check.Needs{Flags: []string{"-tick", "-keepalive", "-replay-buffer"}, Optional: []check.Feature{check.EventIDs, check.GETStream}},
 	Title: "under a flood of live events, every resume continues the stream exactly and the body stays well-formed (-tick 100µs, -keepalive 1ms, 10 resumes)",
 	Spec:  resumeMayRule,
 	Course: resumeCourse + " A replay, the live events and the keep-alives all write to one response: each must go out whole, under the stream's lock, and in order. " +
 		"Races show only when writes meet, so the grader makes them meet: a tick every 100 µs, a keep-alive every millisecond, and ten resumes of the standalone stream, " +
-		"each of which must go on from the tick after the last one seen, with a body that stays well-formed event-stream text.",
+		"each of which must go on from the tick after the last one seen, with a body that stays well-formed event-stream text. Every other resume comes back after " +
+		"200 ms away, so that a replay of hundreds of ticks meets the live ones, and is read with two thousand live ticks after it.",
 	Hint: check.Hint{
 		Report: "Every write to a stream's connection happens under the stream's lock: the events, the keep-alives, and the whole replay, from the attach check to attachLocked. " +
 			"A replay written after unlocking races the live events, which go to the new connection as soon as it is attached.",
@@ -961,7 +962,7 @@ var sse35 = &check.Check{
 	},
 	Claims: []check.Claim{
 		{Claim: "a replay, the live events and the keep-alives never interleave on one response: every write happens under the stream's lock", Where: "step 1, step 4",
-			How: "-tick 100µs, -keepalive 1ms, ten resumes of the standalone stream: each continues at the next tick, the body stays well-formed; without GRADER_RACE"},
+			How: "-tick 100µs, -keepalive 1ms, ten resumes of the standalone stream, five of them after 200 ms away (a long replay): each continues at the next tick, the body stays well-formed; without GRADER_RACE"},
 	},
 	Run: checkResumeUnderLoad,
 }
@@ -975,9 +976,17 @@ func checkResumeUnderLoad(t *check.T) {
 		expectWellFormed(t, g, "the GET stream")
 		id := resumeID(t, g, "the GET stream")
 		g.HangUp()
-		// Back at once, so that the ticks missed stay few.
+		// Back at once, so that the ticks missed stay few, or, every
+		// other time, after 200 ms: a replay of hundreds of ticks, which
+		// live ticks written outside the lock meet on the response, read
+		// with two thousand live ticks after it.
+		want := 200
+		if i%2 == 0 {
+			probe.Pause(t, 200*time.Millisecond)
+			want = 2500
+		}
 		g = openResumeEvery(t, h, session, id, fmt.Sprintf("resume %d of 10: GET with Last-Event-ID: %s", i, id), 5*time.Millisecond)
-		ticks = readTicks(t, g, 200, ticks[len(ticks)-1]+1, time.Second, fmt.Sprintf("after resume %d of 10", i))
+		ticks = readTicks(t, g, want, ticks[len(ticks)-1]+1, time.Second, fmt.Sprintf("after resume %d of 10", i))
 	}
 	expectWellFormed(t, g, "the GET stream, resumed 10 times")
 }
