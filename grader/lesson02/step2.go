@@ -745,7 +745,7 @@ var http36 = &check.Check{
 	Needs: check.Needs{Flags: []string{"-session-timeout", "-max-sessions"}},
 	Title: "a session expires the moment its timeout passes: the first request or DELETE after it gets 404, and an initialize at the cap finds its place, whenever the sweeper runs",
 	Spec:  spec.Ended,
-	Course: "The course's sessions end once they have been idle for -session-timeout (the grader sets 1s); a sweeper that runs now and then only tidies up. " +
+	Course: "The course's sessions end once they have been idle for -session-timeout; a sweeper that runs now and then only tidies up. " +
 		"The grader asks eight sessions (-session-timeout 2s), started an eighth of the sweeper's half-timeout period apart, again just after their timeout, " +
 		"four with a ping and four with DELETE: a server that leaves expiry to its sweeper serves at least one of each, and makes it young again.",
 	Hint: check.Hint{
