@@ -3,6 +3,7 @@ package lesson03
 import (
 	"fmt"
 	"net/http"
+	"strconv"
 	"strings"
 	"time"
 
@@ -14,7 +15,7 @@ import (
 
 // step4 holds the checks of step 4: resuming with Last-Event-ID.
 var step4 = check.Step{
-	Checks: []*check.Check{sse21, sse22, sse23, sse24, sse25, sse26, sse27, sse28, sse29, sse31, sse32, sse33, sse34, sse35, sse37, sse41},
+	Checks: []*check.Check{sse21, sse22, sse23, sse24, sse25, sse26, sse27, sse28, sse29, sse31, sse32, sse33, sse34, sse35, sse37, sse41, sse42},
 }
 
 var sse21 = &check.Check{
@@ -257,7 +258,7 @@ var sse26 = &check.Check{
 		Near:     "parseEventID rejects anything but \"<digits>-<digits>\"; an unknown stream or a number above s.last is refused too: badEventID(w, id, why) with 400.",
 	},
 	Claims: []check.Claim{
-		{Claim: "a malformed or unknown Last-Event-ID gets 400 with a JSON-RPC error, at once", Where: "step 4", How: "a good id first, as above; near misses of it (a sign, event 0, a trailing letter) on the course's servers, whose ids are \"<stream>-<n>\""},
+		{Claim: "a malformed or unknown Last-Event-ID gets 400 with a JSON-RPC error, at once", Where: "step 4", How: "a good id first, as above; near misses of it (a sign, event 0, a trailing letter) on the course's servers, whose ids are \"<stream>-<n>\"; one past the newest event of a quiet standalone stream"},
 		{Claim: "a GET with two Last-Event-ID headers gets 400", Where: "step 4", How: "two ids each of which resumes alone; the first resumes again after the refusal"},
 	},
 	Run: checkBadEventIDs,
@@ -302,6 +303,36 @@ func checkBadEventIDs(t *check.T) {
 	awaitLetGo(t, h, session, beyond)
 	expectRefusal(t, h, session, beyond, http.StatusBadRequest, true, "GET with Last-Event-ID: "+beyond+", past the newest event of a stream still running",
 		"an id the server never wrote must be refused, on a live stream too")
+
+	// Exactly one past the newest event, on a stream that stays quiet: the
+	// standalone stream, whose only event is its priming one (there is no
+	// -tick). That id does not exist yet, so it is refused at the bound
+	// itself, and not kept open as if the client had seen it.
+	if stream, _, ok := strings.Cut(first.ID, "-"); ok && courseServer(t) && stream != "" {
+		g := probe.OpenGET(t, h, session, spec.Rev, "", "GET with the session: a standalone stream with its priming event, then nothing")
+		g.Next(wire.T1, "the standalone stream's priming event")
+		newest := resumeID(t, g, "the standalone stream")
+		g.HangUp()
+		if num, n, ok := strings.Cut(newest, "-"); ok {
+			if k, err := strconv.Atoi(n); err == nil {
+				next := num + "-" + strconv.Itoa(k+1)
+				purpose := "GET with Last-Event-ID: " + next + ", one past " + newest + ", the newest event of the quiet standalone stream"
+				// Until the server lets go of the hung-up GET it may answer
+				// 409; the first other answer is judged.
+				var answer *wire.Stream
+				probe.Settle(t, time.Second, func() bool {
+					answer = h.Open(wire.Req{Method: http.MethodGet, Header: probe.GETHeaders(session, spec.Rev, next), Purpose: purpose})
+					if answer.Status == http.StatusConflict {
+						answer.End(wire.T1)
+						return false
+					}
+					return true
+				})
+				judgeRefusal(t, answer, http.StatusBadRequest, true, purpose,
+					"the stream has not reached that id: no event of it was ever written, so none can be the client's last")
+			}
+		}
+	}
 }
 
 var sse27 = &check.Check{
@@ -571,7 +602,12 @@ func expectRefusal(t *check.T, h *wire.HTTP, session, lastEventID string, status
 
 // expectRefusalHeader is expectRefusal for a GET with the given headers.
 func expectRefusalHeader(t *check.T, h *wire.HTTP, header http.Header, status int, wantError bool, purpose, why string) {
-	s := h.Open(wire.Req{Method: http.MethodGet, Header: header, Purpose: purpose})
+	judgeRefusal(t, h.Open(wire.Req{Method: http.MethodGet, Header: header, Purpose: purpose}), status, wantError, purpose, why)
+}
+
+// judgeRefusal is expectRefusalHeader's judgement of an answer s already
+// opened.
+func judgeRefusal(t *check.T, s *wire.Stream, status int, wantError bool, purpose, why string) {
 	want := fmt.Sprintf("HTTP %d with a JSON-RPC error body, at once", status)
 	if status == 0 {
 		want = "a 4xx status other than 404 and 405 (400 in the reference), with a body that ends at once"

@@ -159,7 +159,7 @@ func quoteArgs(args []string) []string {
 	out := make([]string, len(args))
 	for i, a := range args {
 		out[i] = a
-		if strings.ContainsAny(a, "*,:/ ") {
+		if a == "" || strings.ContainsAny(a, "*,:/ ") {
 			out[i] = "'" + a + "'"
 		}
 	}

@@ -216,7 +216,7 @@ var origin10 = &check.Check{
 	Title: "a malformed or too-wide -allow-origin stops the server at start, naming the pattern",
 	Spec:  forbiddenRule,
 	Course: "An allowlist with a typo must stop the server, not quietly allow less, or more, than meant. The course refuses a host of * for a web scheme (http, https, ws, wss, in any case: a scheme is case-insensitive), " +
-		"a wildcard below a single label (*.com), patterns without a scheme or with one that is not a scheme (a letter, then letters, digits, +, - and .), a * inside a label, a port of 0, a port and :*, and paths.",
+		"a wildcard below a single label (*.com), patterns without a scheme or with one that is not a scheme (a letter, then letters, digits, +, - and .), a * inside a label, a port of 0, a port and :*, paths, and empty patterns (-allow-origin '', or two commas).",
 	Hint: check.Hint{
 		Report:   "Parse every pattern before listening; on the first error, exit non-zero with a message that quotes it.",
 		Question: "What should happen to a pattern your parser cannot read?",
@@ -225,7 +225,7 @@ var origin10 = &check.Check{
 	},
 	Claims: []check.Claim{
 		{Claim: "a malformed or too-wide pattern stops the server at start, quoting it", Where: "concept, step 2",
-			How: "https://*, http://*, ws://*, wss://*, the scheme in capitals (HTTPS://*), with :*; *.com and *.localhost below a single label; a pattern without a scheme, a * inside a label, port 0, a path"},
+			How: "https://*, http://*, ws://*, wss://*, the scheme in capitals (HTTPS://*), with :*; *.com and *.localhost below a single label; a pattern without a scheme, a * inside a label, port 0, a path; an empty pattern (-allow-origin '', two commas, a trailing comma)"},
 	},
 	Run: checkBadPatterns,
 }
@@ -238,6 +238,12 @@ func checkBadPatterns(t *check.T) {
 	for _, bad := range []string{"app.example.com", "https://app*.example.com", "https://example.com/mcp", "https://*.example.com:0", "https://app.example.com:*:*", "https://app.example.com:8443:*",
 		"x_y://*", "1app://*", "a@b://*", "a`b://*", "http://[fe80::1%eth0]", "http://[127.0.0.1]:*", "http://[::1"} {
 		starts = append(starts, refusedStart{bad, []string{"-addr", "127.0.0.1:0", "-allow-origin", "http://localhost:*," + bad}})
+	}
+	// An empty pattern is a typo (two commas) or an unset variable
+	// (-allow-origin "$ORIGINS"): skipped, it would leave the loopback
+	// default in force, or allow less than meant.
+	for _, empty := range []string{"", "https://app.example.com,,http://localhost:*", "https://app.example.com,"} {
+		starts = append(starts, refusedStart{"-allow-origin", []string{"-addr", "127.0.0.1:0", "-allow-origin", empty}})
 	}
 	expectRefusedStarts(t, nil, starts)
 }

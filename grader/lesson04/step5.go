@@ -28,10 +28,11 @@ var step5 = check.Step{
 
 var origin15 = &check.Check{
 	ID: "ORIGIN-15", Step: 5, Severity: check.Must, Budget: 5 * time.Second,
-	Needs:  check.Needs{Course: webSocket},
-	Title:  "/ws upgrades a client with no Origin or an allowed one, and carries one JSON-RPC message per text frame",
-	Spec:   customRule,
-	Course: "WebSocket is not a standard MCP transport. The course adds one at /ws, judged by the same allowlist: one message per text frame each way, and stage 01's rules (no answer to a notification).",
+	Needs: check.Needs{Course: webSocket},
+	Title: "/ws upgrades a client with no Origin or an allowed one, and carries one JSON-RPC message per text frame",
+	Spec:  customRule,
+	Course: "WebSocket is not a standard MCP transport. The course adds one at /ws, judged by the same allowlist: one message per text frame each way, and stage 01's rules (no answer to a notification). " +
+		"The MCP SDKs' WebSocket clients offer the subprotocol \"mcp\" and give up unless the 101 names it, so a handshake that offers it must get it back (the given Upgrader's Subprotocols).",
 	Hint: check.Hint{
 		Report:   "Upgrader.CheckOrigin: the allowlist's answer for r's Origin (and true when there is none). gorilla's default compares Origin with Host, which refuses every allowed origin on another host.",
 		Question: "With CheckOrigin left nil, what does gorilla compare the Origin with?",
@@ -40,6 +41,7 @@ var origin15 = &check.Check{
 	},
 	Claims: []check.Claim{
 		{Claim: "/ws upgrades a client with no Origin or an allowed one, one JSON-RPC message per text frame each way", Where: "step 5", How: "also: no stray or empty frame"},
+		{Claim: "a handshake that offers the subprotocol mcp gets it back in the 101", Where: "step 5", How: "offers \"mcp\" and \"json, mcp\": Sec-WebSocket-Protocol: mcp, and the socket serves"},
 	},
 	Checklist: []string{"C51"},
 	Run:       checkWebSocketServes,
@@ -59,6 +61,17 @@ func checkWebSocketServes(t *check.T) {
 			t.Fail(check.Failure{What: "a frame that is not one JSON-RPC message, or that nobody asked for, arrived", Got: check.Quote(f.Text),
 				Want: "one JSON-RPC message per text frame"})
 		}
+	}
+	// The SDKs' WebSocket clients offer the subprotocol "mcp", alone or
+	// among others, and close the connection unless the answer names it.
+	for _, offer := range []string{"mcp", "json, mcp"} {
+		purpose := "handshake offering the subprotocol " + offer
+		ws := dialWS(t, h, http.Header{"Sec-Websocket-Protocol": {offer}}, purpose)
+		if got := ws.Subprotocol(); got != "mcp" {
+			t.Fail(check.Failure{What: fmt.Sprintf("the %s was answered with Sec-WebSocket-Protocol %q: an MCP SDK's WebSocket client closes such a connection", purpose, got),
+				Want: "Sec-WebSocket-Protocol: mcp in the 101 (Upgrader.Subprotocols: []string{\"mcp\"})"})
+		}
+		ws.Call(`2`, "ping", nil)
 	}
 }
 

@@ -51,7 +51,7 @@ var lesson03 = []*Variant{
 		}},
 	},
 	{
-		Name: "get-ignores-protocol-version", Lesson: "03", Kills: []string{"SSE-04"},
+		Name: "get-ignores-protocol-version", Lesson: "03", Kills: []string{"SSE-04", "SSE-42"},
 		Mistake: "checks MCP-Protocol-Version on POST only, not on GET",
 		Edits: []Edit{{File: resumeGET,
 			Old: `	if _, ok := h.ProtocolVersion(w, r, nil); !ok {
@@ -89,7 +89,7 @@ var lesson03 = []*Variant{
 		}},
 	},
 	{
-		Name: "get-ignores-client-gone", Lesson: "03", Kills: []string{"SSE-06", "SSE-08", "SSE-12", "SSE-13", "SSE-14", "SSE-30", "SSE-32", "SSE-33"},
+		Name: "get-ignores-client-gone", Lesson: "03", Kills: []string{"SSE-06", "SSE-08", "SSE-12", "SSE-13", "SSE-14", "SSE-26", "SSE-30", "SSE-32", "SSE-33"},
 		Mistake: "holds a GET until its stream, session or server ends, but not when its client leaves: a goroutine and a socket leak per dropped client",
 		Edits: []Edit{{File: resumeGET,
 			Old: `		case <-r.Context().Done():
@@ -170,7 +170,7 @@ var lesson03 = []*Variant{
 		}},
 	},
 	{
-		Name: "ids-without-the-stream", Lesson: "03", Kills: []string{"SSE-14", "SSE-21", "SSE-22", "SSE-23", "SSE-24", "SSE-25", "SSE-26", "SSE-27", "SSE-28", "SSE-29", "SSE-31", "SSE-32", "SSE-33", "SSE-34", "SSE-35", "SSE-37"},
+		Name: "ids-without-the-stream", Lesson: "03", Kills: []string{"SSE-14", "SSE-21", "SSE-22", "SSE-23", "SSE-24", "SSE-25", "SSE-26", "SSE-27", "SSE-28", "SSE-29", "SSE-31", "SSE-32", "SSE-33", "SSE-34", "SSE-35", "SSE-37", "SSE-42"},
 		Mistake: "numbers the events of each stream 1, 2, 3, … and leaves the stream out of the id, so ids repeat across streams",
 		Edits: []Edit{{File: resumeEventLog,
 			Old: `	return strconv.Itoa(e.stream) + "-" + strconv.FormatUint(e.n, 10)`,
@@ -555,6 +555,22 @@ var lesson03 = []*Variant{
 		return // a resumed POST stream ends after its response
 	}`,
 		}},
+	},
+	{
+		Name: "resume-skips-the-version-check", Lesson: "03", Kills: []string{"SSE-42"},
+		Mistake: "checks MCP-Protocol-Version only where a fresh GET starts listening, after the Last-Event-ID branch, so a resuming GET with an unsupported version is served",
+		Edits: []Edit{{File: resumeGET,
+			Old: "\tif _, ok := h.ProtocolVersion(w, r, nil); !ok {\n\t\treturn\n\t}\n\tsess, done, ok := h.Session(w, r)",
+			New: "\tsess, done, ok := h.Session(w, r)"}, {File: resumeGET,
+			Old: "\th.listen(w, r, sess)\n",
+			New: "\tif _, ok := h.ProtocolVersion(w, r, nil); !ok {\n\t\treturn\n\t}\n\th.listen(w, r, sess)\n"}},
+	},
+	{
+		Name: "resume-one-past-the-newest-accepted", Lesson: "03", Kills: []string{"SSE-26"},
+		Mistake: "refuses only ids more than one past a stream's newest event, so a client that claims the next event has a stream held open for it, and then gets that event as if new",
+		Edits: []Edit{{File: resumeHandler,
+			Old: "\tcase n > s.last:\n",
+			New: "\tcase n > s.last+1:\n"}},
 	},
 	{
 		Name: "oversized-event-kept-alone", Lesson: "03", Kills: []string{"SSE-37"},

@@ -8,6 +8,7 @@ const (
 	originSocket    = "solutions/04-origin/websocket.go"
 	originFrames    = "solutions/04-origin/frames.go"
 	originMain      = "solutions/04-origin/cmd/server/main.go"
+	originFlags     = "solutions/04-origin/flags.go"
 )
 
 // guardOrigin is the guard's Origin case, which several variants change.
@@ -493,6 +494,20 @@ func (p linePeer) Send(_ context.Context, msg *jsonrpc.Message) error {
 		Mistake: "pings, but sets no read deadline before the first frame, so a client that vanished right after the handshake is never let go",
 		Edits: []Edit{{File: originSocket,
 			Old: "\tws.SetReadDeadline(time.Now().Add(wait))\n",
+			New: ""}},
+	},
+	{
+		Name: "empty-patterns-skipped", Lesson: "04", Kills: []string{"ORIGIN-10"},
+		Mistake: "skips empty -allow-origin patterns, so -allow-origin '' (an unset variable) starts the server with the loopback default, and a doubled comma goes unnoticed",
+		Edits: []Edit{{File: originFlags,
+			Old: "\t\ts = strings.TrimSpace(s)\n",
+			New: "\t\ts = strings.TrimSpace(s)\n\t\tif s == \"\" {\n\t\t\tcontinue // nothing to allow: skip it\n\t\t}\n"}},
+	},
+	{
+		Name: "ws-subprotocol-not-chosen", Lesson: "04", Kills: []string{"ORIGIN-15"},
+		Mistake: "leaves the Upgrader's Subprotocols out, so a client that offers mcp gets a 101 naming none, and the MCP SDKs' WebSocket clients hang up",
+		Edits: []Edit{{File: originHandler,
+			Old: "\t\tSubprotocols:     []string{subprotocol}, // chosen when the client offers it\n",
 			New: ""}},
 	},
 	{

@@ -155,6 +155,12 @@ func (ws *WS) IgnorePings() {
 	ws.t.Wire.Event("from now on the client answers no ping")
 }
 
+// Subprotocol returns the subprotocol the server chose in its 101, or ""
+// for none.
+func (ws *WS) Subprotocol() string {
+	return ws.conn.Subprotocol()
+}
+
 // Pings returns how many pings the server has sent so far.
 func (ws *WS) Pings() int {
 	return int(ws.pings.Load())
