@@ -33,18 +33,13 @@ var sse42 = &check.Check{
 func checkResumeVersion(t *check.T) {
 	h := wire.StartHTTP(t)
 	session, _ := h.Initialize(spec.Rev)
-	p := openPOST(t, h, session, spec.Rev, probe.CountdownCall(`2`, 1, 0, nonce("v")), "countdown, for an event id with events after it")
-	first := p.Next(wire.T1, "the first event of the countdown's stream")
-	p.End(wire.T2)
-	if first.ID == "" {
-		resumeID(t, p, "the countdown's stream") // says why there is nothing to resume
-	}
+	first, _ := endedCountdown(t, h, session, "countdown, for an event id with events after it")
 	// A good id of a stream that has more to replay: without the version
 	// rule, each of these would be a 200 replay.
 	for _, version := range []string{"1999-01-01", "2024-11-05"} {
-		expectRefusalHeader(t, h, probe.GETHeaders(session, version, first.ID), http.StatusBadRequest, true,
-			"GET with Last-Event-ID: "+first.ID+" and MCP-Protocol-Version: "+version,
+		expectRefusalHeader(t, h, probe.GETHeaders(session, version, first), http.StatusBadRequest, true,
+			"GET with Last-Event-ID: "+first+" and MCP-Protocol-Version: "+version,
 			"every GET with an unsupported version gets 400, one that resumes too")
 	}
-	expectReplay(t, h, session, first.ID, `2`, "GET with Last-Event-ID: "+first.ID+" and the session's version")
+	expectReplay(t, h, session, first, `2`, "GET with Last-Event-ID: "+first+" and the session's version")
 }

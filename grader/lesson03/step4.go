@@ -267,32 +267,26 @@ var sse26 = &check.Check{
 func checkBadEventIDs(t *check.T) {
 	h := wire.StartHTTP(t)
 	session, _ := h.Initialize(spec.Rev)
-	p := openPOST(t, h, session, spec.Rev, probe.CountdownCall(`2`, 1, 0, nonce("p")), "countdown, for a real event id")
-	first := p.Next(wire.T1, "the first event of the countdown's stream")
-	p.End(wire.T2)
-	real := resumeID(t, p, "the countdown's stream")
-	if first.ID == "" {
-		t.Fail(check.Failure{What: "the first event of the countdown's stream has no id", Got: describeEvents([]wire.Event{first}), Cause: causeEventIDs})
-	}
-	expectReplay(t, h, session, first.ID, `2`, "GET with Last-Event-ID: "+first.ID+", a real id")
+	first, real := endedCountdown(t, h, session, "countdown, for a real event id")
+	expectReplay(t, h, session, first, `2`, "GET with Last-Event-ID: "+first+", a real id")
 	for _, id := range []string{"not-an-event-id", real + "9999", "%%%"} {
 		expectRefusal(t, h, session, id, http.StatusBadRequest, true, "GET with Last-Event-ID: "+id,
 			"an id the server never wrote must be refused, not answered with a stream")
 	}
 	// Near misses of the good id, which Go's number parsers would read as
 	// it: a sign, an event 0 before the first, a trailing letter. (A space at either end is no part of a header value.)
-	if stream, _, ok := strings.Cut(first.ID, "-"); ok && courseServer(t) {
-		for _, id := range []string{"+" + first.ID, stream + "-0", stream + "-+1", stream + "--1", stream + "-1x"} {
-			expectRefusal(t, h, session, id, http.StatusBadRequest, true, fmt.Sprintf("GET with Last-Event-ID: %q, a near miss of the good id %s", id, first.ID),
+	if stream, _, ok := strings.Cut(first, "-"); ok && courseServer(t) {
+		for _, id := range []string{"+" + first, stream + "-0", stream + "-+1", stream + "--1", stream + "-1x"} {
+			expectRefusal(t, h, session, id, http.StatusBadRequest, true, fmt.Sprintf("GET with Last-Event-ID: %q, a near miss of the good id %s", id, first),
 				"an id the server never wrote must be refused, however close it is to one it wrote")
 		}
 	}
 	// Two headers, each a good id alone: only the rule against two refuses.
-	two := probe.GETHeaders(session, spec.Rev, first.ID)
+	two := probe.GETHeaders(session, spec.Rev, first)
 	two.Add("Last-Event-ID", real)
-	expectRefusalHeader(t, h, two, http.StatusBadRequest, true, "GET with two Last-Event-ID headers, "+first.ID+" and "+real+", each of which resumes alone",
+	expectRefusalHeader(t, h, two, http.StatusBadRequest, true, "GET with two Last-Event-ID headers, "+first+" and "+real+", each of which resumes alone",
 		"a client has one last event id; two headers name no one place to resume from")
-	expectReplay(t, h, session, first.ID, `2`, "GET with Last-Event-ID: "+first.ID+" again, after the refusal")
+	expectReplay(t, h, session, first, `2`, "GET with Last-Event-ID: "+first+" again, after the refusal")
 
 	// A live stream, whose client has gone: an id past its newest event is
 	// refused there too, not taken for "nothing missed yet".
@@ -308,29 +302,17 @@ func checkBadEventIDs(t *check.T) {
 	// standalone stream, whose only event is its priming one (there is no
 	// -tick). That id does not exist yet, so it is refused at the bound
 	// itself, and not kept open as if the client had seen it.
-	if stream, _, ok := strings.Cut(first.ID, "-"); ok && courseServer(t) && stream != "" {
+	if courseServer(t) {
 		g := probe.OpenGET(t, h, session, spec.Rev, "", "GET with the session: a standalone stream with its priming event, then nothing")
 		g.Next(wire.T1, "the standalone stream's priming event")
 		newest := resumeID(t, g, "the standalone stream")
 		g.HangUp()
-		if num, n, ok := strings.Cut(newest, "-"); ok {
-			if k, err := strconv.Atoi(n); err == nil {
-				next := num + "-" + strconv.Itoa(k+1)
-				purpose := "GET with Last-Event-ID: " + next + ", one past " + newest + ", the newest event of the quiet standalone stream"
-				// Until the server lets go of the hung-up GET it may answer
-				// 409; the first other answer is judged.
-				var answer *wire.Stream
-				probe.Settle(t, time.Second, func() bool {
-					answer = h.Open(wire.Req{Method: http.MethodGet, Header: probe.GETHeaders(session, spec.Rev, next), Purpose: purpose})
-					if answer.Status == http.StatusConflict {
-						answer.End(wire.T1)
-						return false
-					}
-					return true
-				})
-				judgeRefusal(t, answer, http.StatusBadRequest, true, purpose,
-					"the stream has not reached that id: no event of it was ever written, so none can be the client's last")
-			}
+		num, n, _ := strings.Cut(newest, "-")
+		if k, err := strconv.Atoi(n); err == nil {
+			next := num + "-" + strconv.Itoa(k+1)
+			purpose := "GET with Last-Event-ID: " + next + ", one past " + newest + ", the newest event of the quiet standalone stream"
+			judgeRefusal(t, afterLetGo(t, h, session, next, purpose), http.StatusBadRequest, true, purpose,
+				"the stream has not reached that id: no event of it was ever written, so none can be the client's last")
 		}
 	}
 }
@@ -1170,15 +1152,40 @@ func streamIDs(t *check.T, h *wire.HTTP, session, id string, from int, purpose s
 // it: a refusal probe that follows must meet only the rule it tests.
 // (SSE-32 is the check that wants the connection let go of at once.)
 func awaitLetGo(t *check.T, h *wire.HTTP, session, id string) {
+	// The probe that follows judges the answer.
+	afterLetGo(t, h, session, id, "GET with Last-Event-ID: "+id+", until the dropped client's connection is let go of").Close()
+}
+
+// afterLetGo opens GETs with Last-Event-ID id, up to 1 s, until one is not
+// refused with 409, and returns that answer, open, for the caller to judge:
+// for a probe whose id, once the dropped client is let go of, a mistaken
+// server would attach to, so that a second GET would meet 409 again.
+func afterLetGo(t *check.T, h *wire.HTTP, session, id, purpose string) *wire.Stream {
+	var answer *wire.Stream
 	probe.Settle(t, time.Second, func() bool {
-		s := h.Open(wire.Req{Method: http.MethodGet, Header: probe.GETHeaders(session, spec.Rev, id), Purpose: "GET with Last-Event-ID: " + id + ", until the dropped client's connection is let go of"})
-		if s.Status != http.StatusConflict {
-			s.Close() // the probe that follows judges the answer
-			return true
+		answer = h.Open(wire.Req{Method: http.MethodGet, Header: probe.GETHeaders(session, spec.Rev, id), Purpose: purpose})
+		if answer.Status == http.StatusConflict {
+			answer.End(wire.T1)
+			return false
 		}
-		s.End(wire.T1)
-		return false
+		return true
 	})
+	return answer
+}
+
+// endedCountdown runs a countdown from 1 to its end on a POST stream of
+// session, and returns the ids of its first and last events: a stream with
+// events to replay after the first. It fails the check when they carry no
+// id.
+func endedCountdown(t *check.T, h *wire.HTTP, session, purpose string) (first, last string) {
+	p := openPOST(t, h, session, spec.Rev, probe.CountdownCall(`2`, 1, 0, nonce("c")), purpose)
+	e := p.Next(wire.T1, "the first event of the countdown's stream")
+	p.End(wire.T2)
+	last = resumeID(t, p, "the countdown's stream")
+	if e.ID == "" {
+		t.Fail(check.Failure{What: "the first event of the countdown's stream has no id", Got: describeEvents([]wire.Event{e}), Cause: causeEventIDs})
+	}
+	return e.ID, last
 }
 
 var sse41 = &check.Check{
